@@ -1,0 +1,43 @@
+# bcast - the one entry point. See README.md for the commands and the layout.
+#
+#   make              build everything into build/
+#   make test         build and run every test; last line "N passed, N failed"
+#   make run          run the whole default suite against the reference target
+#   make cases        regenerate cases/ with NumPy and torch (needs PYTHON)
+#   make cases-check  regenerate into a temp dir and diff against cases/
+#   make sanitize     build with -fsanitize=address,undefined and run the tests
+
+PYTHON  ?= /usr/bin/python3
+CC      ?= cc
+BUILD   ?= build
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes
+OPT     ?= -O2 -g
+CFLAGS  ?=
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS_M := -lm
+
+# Every part appends its tests to TESTS: commands whose last output line is
+# "N passed, N failed" (tests/run-tests.sh adds them up).
+TESTS :=
+ALL_TARGETS :=
+
+include ref/ref.mk
+-include runner/runner.mk
+-include targets/targets.mk
+-include gen/gen.mk
+
+.DEFAULT_GOAL := all
+all: $(ALL_TARGETS)
+
+test: all
+	@sh tests/run-tests.sh $(TESTS)
+
+sanitize:
+	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all test sanitize clean

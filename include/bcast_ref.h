@@ -1,0 +1,104 @@
+/* bcast_ref.h - the public API of the bcast reference implementation (libbcastref.a).
+ *
+ * Two layers, both plain C11 with libc/libm only:
+ *   1. Rules: pure functions over shapes (ref/shape.c). Each returns BCT_OK or
+ *      an error class (bct_status) and fills a bc_error whose message names the
+ *      operands and the offending dimension. Rule ids B1..Bn refer to
+ *      docs/semantics.md.
+ *   2. Kernels: one strided N-d iterator and the element-wise, where, view and
+ *      matmul ops over it (ref/iter.c, ref/ops.c, ...). Broadcasting is a stride
+ *      of 0; nothing is ever copied to its broadcast shape.
+ * bc_eval() runs one whole case as described by the target ABI (bct_call), so
+ * the bundled reference target is a thin wrapper around it.
+ *
+ * Ownership: ref never keeps pointers past a call and allocates nothing but
+ * O(rank) scratch on the stack; outputs come from the caller. */
+#ifndef BCAST_REF_H
+#define BCAST_REF_H
+
+#include <stdint.h>
+#include "bcast_target.h"
+
+/* Largest rank ref handles. Rule B15 asks for at least 64; beyond this ref
+ * answers BCT_ERR_RANK_LIMIT. NumPy's 32 is a property of the NumPy profile. */
+#define BC_MAX_RANK 128
+#define BC_NUMPY_MAX_RANK 32
+
+typedef struct bc_shape {
+    int rank;
+    int64_t dim[BC_MAX_RANK];
+} bc_shape;
+
+typedef struct bc_error {
+    int status;       /* bct_status; BCT_OK when no error */
+    int operand;      /* first operand involved (0-based), -1 if none */
+    int other;        /* second operand involved, -1 if none */
+    int dim;          /* offending dimension, counted in the aligned result, -1 if none */
+    char message[512];
+} bc_error;
+
+/* Formats s like NumPy prints it: "()", "(3,)", "(5,1,4)". Returns buf. */
+char *bc_shape_format(const bc_shape *s, char *buf, size_t cap);
+
+/* Parses "(5,1,4)", "()", "(3,)" (spaces allowed; entries may be negative so
+ * that expand targets can hold -1). Returns 0 on success, -1 if malformed or
+ * rank > BC_MAX_RANK. */
+int bc_shape_parse(const char *text, bc_shape *out);
+
+/* ---- Rules (ref/shape.c) ---- */
+
+/* B15/B16: rejects negative extents, element counts that overflow int64, and,
+ * in the NumPy profile, rank > BC_NUMPY_MAX_RANK. */
+int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err);
+
+/* B1-B4: broadcasts n shapes (n may be 0, giving ()). */
+int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *err);
+
+/* B5: NumPy broadcast_to. from must broadcast to `to` exactly; negative
+ * entries of `to` are invalid-shape. */
+int bc_broadcast_to_shape(const bc_shape *from, const bc_shape *to, bc_error *err);
+
+/* B6: torch expand. sizes may hold -1 (keep the existing extent); -1 on a new
+ * leading dimension, other negatives, and rank drops are errors. */
+int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, bc_error *err);
+
+/* B7: ONNX unidirectional: b broadcasts to a; out is a's shape. */
+int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err);
+
+/* B8: in-place/out=: broadcast(self, other) must equal self's shape exactly. */
+int bc_inplace_shape(const bc_shape *self, const bc_shape *other, bc_error *err);
+
+/* B10/B11: legacy axis. Aligns y inside x starting at axis (y_aligned has x's
+ * rank) and broadcasts; out is the result shape. */
+int bc_axis_shape(const bc_shape *x, const bc_shape *y, int64_t axis,
+                  bc_shape *y_aligned, bc_shape *out, bc_error *err);
+
+/* B12-B14: matmul result shape. */
+int bc_matmul_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err);
+
+/* ---- Kernels ---- */
+
+/* B18/B19: the result dtype of op over args under profile (0-d operands'
+ * values matter in the NumPy profile, so args carry data). */
+int bc_result_dtype(int op, const bct_array *args, int nargs, int profile,
+                    int *dtype, bc_error *err);
+
+/* Runs one case: checks everything first (so a failed in-place op leaves self
+ * untouched, B22), then writes the result through call->alloc_output or into
+ * self. Returns BCT_OK or an error class; on error err (and call->message, if
+ * given) hold the message. */
+int bc_eval(const bct_call *call, bc_error *err);
+
+/* Names, for messages and the case format: "f32", "add", "not-broadcastable".
+ * The *_from_name functions return -1 for an unknown name. */
+const char *bc_dtype_name(int dtype);
+int bc_dtype_from_name(const char *name);
+int bc_dtype_size(int dtype);
+const char *bc_op_name(int op);
+int bc_op_from_name(const char *name);
+const char *bc_status_name(int status);
+int bc_status_from_name(const char *name);
+const char *bc_profile_name(int profile);
+int bc_profile_from_name(const char *name);
+
+#endif /* BCAST_REF_H */

@@ -1,0 +1,135 @@
+/* bcast_target.h - the target ABI: what a library exports so bcast-run can test it.
+ *
+ * A target is a shared library (loaded with dlopen) that exports one function,
+ *
+ *     const bct_target *bcast_target_v1(void);
+ *
+ * returning a static descriptor: who the target is, what it claims to support,
+ * and the `run` call the runner makes once per case. The runner owns all memory:
+ *   - inputs are passed read-only (they sit on read-only pages);
+ *   - the output is obtained from call->alloc_output with the shape and dtype
+ *     the target computed, so the target's own shape inference is under test;
+ *   - in-place cases (BCT_MODE_INPLACE) pass self as args[0], writable, and
+ *     the target writes the result into it; no output is allocated.
+ * Errors come back as one of the fixed classes below plus a message.
+ *
+ * This header is self-contained (C99/C11, <stdint.h> and <stddef.h> only) and is
+ * also the project's shared vocabulary: ref/ and runner/ use the same enums.
+ * The full contract is in docs/target-abi.md. */
+#ifndef BCAST_TARGET_H
+#define BCAST_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BCT_ABI_VERSION 1
+
+/* Element types. Storage is native-endian, C layout: bool is one byte 0/1. */
+typedef enum bct_dtype {
+    BCT_BOOL = 0, BCT_I8, BCT_U8, BCT_I16, BCT_I32, BCT_I64, BCT_F32, BCT_F64,
+    BCT_DTYPE_COUNT,
+    BCT_NONE = -1 /* shape-only results (broadcast_shapes) */
+} bct_dtype;
+
+/* Operations. Binary ops take args x, y; where takes cond, x, y. */
+typedef enum bct_op {
+    BCT_ADD = 0, BCT_SUB, BCT_MUL, BCT_DIV /* true division */, BCT_FLOOR_DIVIDE,
+    BCT_REMAINDER, BCT_POW, BCT_MAXIMUM, BCT_MINIMUM,
+    BCT_EQ, BCT_NE, BCT_LT, BCT_LE, BCT_GT, BCT_GE,
+    BCT_LOGICAL_AND, BCT_LOGICAL_OR, BCT_LOGICAL_XOR,
+    BCT_BITWISE_AND, BCT_BITWISE_OR, BCT_BITWISE_XOR,
+    BCT_WHERE,            /* where(cond, x, y): three-way broadcast */
+    BCT_BROADCAST_TO,     /* x viewed at call->target_shape (NumPy broadcast_to) */
+    BCT_EXPAND,           /* x viewed at call->target_shape, -1 keeps a dim (torch expand) */
+    BCT_MATMUL,           /* x @ y with batch broadcasting */
+    BCT_BROADCAST_SHAPES, /* n shape-only args; result dtype BCT_NONE, no data */
+    BCT_AXIS_ADD,         /* legacy axis add (Paddle elementwise axis, ONNX Add opset<7), call->axis */
+    BCT_UNI_ADD,          /* ONNX unidirectional: y broadcasts to x, result has x's shape */
+    BCT_OP_COUNT
+} bct_op;
+
+/* How the result is delivered. */
+typedef enum bct_mode {
+    BCT_MODE_VALUE = 0,   /* a new result, from alloc_output */
+    BCT_MODE_INPLACE = 1, /* args[0] is self, writable: self op= args[1] */
+    BCT_MODE_OUT = 2      /* args[nargs-1] is out=, writable; a target that resizes
+                             out calls alloc_output with the new shape instead */
+} bct_mode;
+
+/* Semantics profile: decides cases where NumPy and torch differ. */
+typedef enum bct_profile { BCT_PROFILE_NUMPY = 0, BCT_PROFILE_TORCH = 1 } bct_profile;
+
+/* The fixed error classes. BCT_OK (0) is success. */
+typedef enum bct_status {
+    BCT_OK = 0,
+    BCT_ERR_NOT_BROADCASTABLE,  /* extents differ and neither is 1 */
+    BCT_ERR_INPLACE_SHAPE,      /* in-place/out= result shape is not self's/out's */
+    BCT_ERR_OVERLAP,            /* write through overlapping self (numpy: read-only) */
+    BCT_ERR_AXIS,               /* legacy axis out of range or misaligned */
+    BCT_ERR_MATMUL_CORE,        /* matmul core dims mismatch, or a 0-d operand */
+    BCT_ERR_RANK_LIMIT,         /* rank above the profile's or target's limit */
+    BCT_ERR_OVERFLOW,           /* element count or byte size overflows */
+    BCT_ERR_INVALID_SHAPE,      /* negative extent, bad expand/broadcast_to target */
+    BCT_ERR_DIVISION_BY_ZERO,   /* integer division/remainder by zero (torch) */
+    BCT_ERR_DTYPE,              /* dtype not allowed for the op, or result can't be cast */
+    BCT_ERR_OTHER,              /* anything else the library raised */
+    BCT_STATUS_COUNT
+} bct_status;
+
+/* One operand: a strided view into a storage buffer. Element (i0..ik) lives at
+ * data[offset + sum(i_j * strides[j])], in elements, not bytes. Strides may be
+ * 0 (broadcast or expanded), negative, or non-contiguous. */
+typedef struct bct_array {
+    int dtype;                /* bct_dtype */
+    int rank;
+    const int64_t *shape;     /* rank extents */
+    const int64_t *strides;   /* rank strides, in elements */
+    int64_t offset;           /* element offset of index (0,...,0) from data */
+    void *data;               /* storage base; read-only unless the call's self/out */
+} bct_array;
+
+/* One case. Valid only for the duration of run(). */
+typedef struct bct_call {
+    int op;                   /* bct_op */
+    int mode;                 /* bct_mode */
+    int profile;              /* profile the runner checks against (targets may ignore) */
+    int nargs;
+    const bct_array *args;
+    int64_t axis;             /* BCT_AXIS_ADD only */
+    int target_rank;          /* BCT_BROADCAST_TO / BCT_EXPAND only */
+    const int64_t *target_shape;
+    /* Returns a zeroed, contiguous C-order buffer for the result, or NULL when the
+     * runner refuses the request (shape too large for it). For BCT_NONE the
+     * buffer is a non-NULL pointer to no elements. Call it at most once. */
+    void *(*alloc_output)(void *ctx, int dtype, int rank, const int64_t *shape);
+    void *ctx;
+    char *message;            /* on error, write a NUL-terminated message here */
+    size_t message_cap;
+} bct_call;
+
+/* Capability flags. */
+#define BCT_CAP_STRIDED  1u   /* accepts non-contiguous, offset and stride-0 inputs */
+#define BCT_CAP_INPLACE  2u   /* supports BCT_MODE_INPLACE */
+#define BCT_CAP_OUT      4u   /* supports BCT_MODE_OUT */
+
+/* The descriptor. Cases outside ops/dtypes/max_rank/flags are skipped, not failed. */
+typedef struct bct_target {
+    int abi_version;          /* BCT_ABI_VERSION */
+    const char *name;
+    const char *version;
+    int profile;              /* bct_profile the target implements */
+    uint64_t ops;             /* bit (1 << bct_op) per supported op */
+    uint32_t dtypes;          /* bit (1 << bct_dtype) per supported dtype */
+    int max_rank;             /* largest operand/result rank, 0 for no limit */
+    unsigned flags;           /* BCT_CAP_* */
+    /* Optional (may be NULL): called once in each worker before the first case,
+     * with the runner's --target-arg (or NULL). Nonzero means the target is unusable. */
+    int (*init)(const char *arg);
+    /* Runs one case; returns BCT_OK or an error class (and fills call->message). */
+    int (*run)(const bct_call *call);
+} bct_target;
+
+typedef const bct_target *(*bct_entry_fn)(void);
+#define BCT_ENTRY_NAME "bcast_target_v1"
+
+#endif /* BCAST_TARGET_H */
