@@ -32,8 +32,9 @@ all: $(ALL_TARGETS)
 test: all
 	@sh tests/run-tests.sh $(TESTS)
 
+SAN_BUILD ?= build-san
 sanitize:
-	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+	$(MAKE) BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
