@@ -1,8 +1,10 @@
 # ref/ref.mk - the reference library, its command-line tool and its tests.
-# (Placeholder; ref's owner fills this in.)
 REF_SRC  := $(filter-out ref/bcast_shape.c,$(wildcard ref/*.c))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
 REF_LIB  := $(BUILD)/libbcastref.a
+REF_HDRS := $(patsubst include/%,$(BUILD)/include/%,$(wildcard include/*.h))
+BCAST_SHAPE := $(BUILD)/bcast-shape
+REF_TEST := $(BUILD)/test-ref
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -12,5 +14,29 @@ $(REF_LIB): $(REF_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-ALL_TARGETS += $(REF_LIB)
--include $(REF_OBJ:.o=.d)
+# The public headers, so users build against $(BUILD)/include only.
+$(BUILD)/include/%.h: include/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(BCAST_SHAPE): $(BUILD)/ref/bcast_shape.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+$(REF_TEST): $(BUILD)/ref/tests/test_ref.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+$(BUILD)/ref/tests/test_ref.o: ALL_CFLAGS += -Iref -Itests
+
+ALL_TARGETS += $(REF_LIB) $(REF_HDRS) $(BCAST_SHAPE) $(REF_TEST)
+TESTS += $(REF_TEST)
+TESTS += "sh ref/tests/test_bcast_shape.sh $(BCAST_SHAPE)"
+TESTS += "BCAST_SHAPE=$(BCAST_SHAPE) sh tests/run-pytest.sh ref/tests/test_bcast_shape_oracle.py"
+-include $(REF_OBJ:.o=.d) $(BUILD)/ref/bcast_shape.d $(BUILD)/ref/tests/test_ref.d
+
+# The value driver for test_ref_values.py (ref held against NumPy and torch).
+REF_EVAL := $(BUILD)/ref-eval
+$(REF_EVAL): $(BUILD)/ref/tests/ref_eval.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+ALL_TARGETS += $(REF_EVAL)
+TESTS += "REF_EVAL=$(REF_EVAL) sh tests/run-pytest.sh ref/tests/test_ref_values.py"
+-include $(BUILD)/ref/tests/ref_eval.d

@@ -1,0 +1,419 @@
+/* eval.c - bc_eval: one whole case as the target ABI describes it: shapes,
+ * dtypes and every check first, then one write pass (B22). */
+#include <stdio.h>
+#include <string.h>
+#include "ref_internal.h"
+
+#define CHUNK 256 /* elements cast per step when operand dtypes differ */
+
+/* A destination: where results go (alloc_output's buffer, self, or out=). */
+typedef struct dest {
+    char *base;
+    int dtype, rank;
+    int64_t shape[BC_MAX_RANK], strides[BC_MAX_RANK];
+} dest;
+
+static int is_binary(int op) { return op >= BCT_ADD && op <= BCT_BITWISE_XOR; }
+
+static int64_t count_of(const bc_shape *s)
+{
+    int64_t n = 1;
+    for (int i = 0; i < s->rank; i++) n *= s->dim[i];
+    return n;
+}
+
+static int same_shape(const bc_shape *a, const bc_shape *b)
+{
+    if (a->rank != b->rank) return 0;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dim[i] != b->dim[i]) return 0;
+    return 1;
+}
+
+/* B9: the written operand must not reach one element through two indices. */
+static int check_overlap(const bct_array *w, int which, int profile, bc_error *err)
+{
+    for (int i = 0; i < w->rank; i++)
+        if (w->shape[i] > 1 && w->strides[i] == 0)
+            return bc_fail(err, BCT_ERR_OVERLAP, which, -1, i, profile == BCT_PROFILE_NUMPY
+                           ? "output array is read-only: operand %d is a broadcast view "
+                             "(stride 0 at dimension %d, extent %lld)"
+                           : "unsupported operation: more than one element of the written-to "
+                             "tensor (operand %d) refers to a single memory location "
+                             "(internal overlap: stride 0 at dimension %d, extent %lld)",
+                           which, i, (long long)w->shape[i]);
+    return BCT_OK;
+}
+
+/* Gets a contiguous result buffer from the caller, checking the byte size (B16). */
+static int alloc_dest(const bct_call *call, int dtype, const bc_shape *s, dest *d, bc_error *err)
+{
+    char sb[512];
+    int64_t n = count_of(s), size = bc_dtype_size(dtype), stride = 1;
+    if (size > 0 && n > INT64_MAX / size)
+        return bc_fail(err, BCT_ERR_OVERFLOW, -1, -1, -1,
+                       "array is too big: %lld elements of %s overflow the byte size (shape %s)",
+                       (long long)n, bc_dtype_name(dtype), bc_shape_format(s, sb, sizeof sb));
+    if (call->alloc_output == NULL)
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "the call has no alloc_output");
+    d->base = call->alloc_output(call->ctx, dtype, s->rank, s->dim);
+    if (d->base == NULL)
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1,
+                       "alloc_output refused a %s result of shape %s", bc_dtype_name(dtype),
+                       bc_shape_format(s, sb, sizeof sb));
+    d->dtype = dtype;
+    d->rank = s->rank;
+    for (int i = s->rank - 1; i >= 0; i--) {
+        d->shape[i] = s->dim[i];
+        d->strides[i] = stride;
+        stride *= s->dim[i] > 0 ? s->dim[i] : 1;
+    }
+    return BCT_OK;
+}
+
+static void dest_of(const bct_array *a, dest *d)
+{
+    d->base = bc_base(a);
+    d->dtype = a->dtype;
+    d->rank = a->rank;
+    for (int i = 0; i < a->rank; i++) {
+        d->shape[i] = a->shape[i];
+        d->strides[i] = a->strides[i];
+    }
+}
+
+/* Is any element of a, read as dtype `as`, zero (want_negative = 0) or
+ * negative (want_negative = 1)? Used for the per-element errors that must be
+ * raised before the first write (B20, B22). */
+static int any_element(const bct_array *a, int as, int want_negative)
+{
+    bc_operand op = { bc_base(a), bc_dtype_size(a->dtype), a->rank, a->shape, a->strides };
+    bc_iter it;
+    char *p[1];
+    bc_iter_init(&it, a->rank, a->shape, 1, &op);
+    while (bc_iter_next(&it, p))
+        for (int64_t i = 0; i < it.n; i++) {
+            char tmp[8];
+            int64_t v;
+            bc_cast(tmp, as, 0, p[0] + i * it.inner[0], a->dtype, 0, 1);
+            v = bc_load_i64(tmp, as);
+            if (want_negative ? v < 0 : v == 0)
+                return 1;
+        }
+    return 0;
+}
+
+/* The element-wise pass: an odometer over the output's outer dims and one
+ * typed loop call per row (per CHUNK when an operand must be cast first).
+ * in[] are views already aligned/strided for the output shape. */
+static void run_elementwise(int op, int profile, int compute, int loop_out, const dest *d,
+                            const bct_array *in, int nin)
+{
+    bc_operand ops[BC_ITER_MAXOP];
+    bc_iter it;
+    char *row[BC_ITER_MAXOP];
+    bc_loop2 loop = op == BCT_WHERE ? NULL : bc_binary_loop(op, compute, profile);
+    int csz = bc_dtype_size(compute), osz = bc_dtype_size(loop_out), dsz = bc_dtype_size(d->dtype);
+    /* Cast buffers: 8-byte aligned, CHUNK elements each. */
+    static _Thread_local uint64_t buf[BC_ITER_MAXOP][CHUNK], obuf[CHUNK];
+    ops[0] = (bc_operand){ d->base, dsz, d->rank, d->shape, d->strides };
+    for (int k = 0; k < nin; k++)
+        ops[k + 1] = (bc_operand){ bc_base(&in[k]), bc_dtype_size(in[k].dtype), in[k].rank,
+                                   in[k].shape, in[k].strides };
+    bc_iter_init(&it, d->rank, d->shape, nin + 1, ops);
+    while (bc_iter_next(&it, row)) {
+        for (int64_t s = 0; s < it.n; s += CHUNK) {
+            int64_t m = it.n - s < CHUNK ? it.n - s : CHUNK;
+            const char *p[BC_ITER_MAXOP];
+            int64_t ps[BC_ITER_MAXOP];
+            char *o = row[0] + s * it.inner[0];
+            for (int k = 0; k < nin; k++) {
+                /* where's cond is read as bool; its values as the result dtype. */
+                int want = (op == BCT_WHERE && k == 0) ? BCT_BOOL : compute;
+                const char *src = row[k + 1] + s * it.inner[k + 1];
+                if (in[k].dtype == want) {
+                    p[k] = src;
+                    ps[k] = it.inner[k + 1];
+                } else {
+                    bc_cast((char *)buf[k], want, bc_dtype_size(want), src, in[k].dtype,
+                            it.inner[k + 1], m);
+                    p[k] = (const char *)buf[k];
+                    ps[k] = bc_dtype_size(want);
+                }
+            }
+            if (d->dtype == loop_out) {
+                if (op == BCT_WHERE)
+                    bc_where_loop(o, p[0], p[1], p[2], m, it.inner[0], ps[0], ps[1], ps[2], csz);
+                else
+                    loop(o, p[0], p[1], m, it.inner[0], ps[0], ps[1]);
+            } else {
+                if (op == BCT_WHERE)
+                    bc_where_loop((char *)obuf, p[0], p[1], p[2], m, osz, ps[0], ps[1], ps[2], csz);
+                else
+                    loop((char *)obuf, p[0], p[1], m, osz, ps[0], ps[1]);
+                bc_cast(o, d->dtype, it.inner[0], (const char *)obuf, loop_out, osz, m);
+            }
+        }
+    }
+}
+
+/* Element-wise ops (binary, where, axis_add, uni_add) in every mode. The order
+ * of checks follows each library, so that a case failing two ways gets the
+ * class that library reports: NumPy refuses dtypes before broadcasting;
+ * torch broadcasts first (B8/B9 before dtypes, except its early bool-sub and
+ * where-cond checks). Nothing is written until every check passed (B22). */
+static int eval_elementwise(const bct_call *call, bc_error *err)
+{
+    int op = call->op, profile = call->profile, mode = call->mode;
+    int nin = mode == BCT_MODE_OUT ? call->nargs - 1 : call->nargs;
+    const bct_array *w = mode == BCT_MODE_INPLACE ? &call->args[0]
+                       : mode == BCT_MODE_OUT ? &call->args[call->nargs - 1] : NULL;
+    int kop = (op == BCT_AXIS_ADD || op == BCT_UNI_ADD) ? BCT_ADD : op;
+    int compute = 0, result = 0, loop_out, st, resize = 0;
+    bct_array in[3];
+    int64_t ysh[BC_MAX_RANK], yst[BC_MAX_RANK];
+    bc_shape shapes[4], res;
+    dest d;
+
+    for (int k = 0; k < nin; k++) {
+        in[k] = call->args[k];
+        bc_shape_of(&call->args[k], &shapes[k]);
+    }
+    if (profile == BCT_PROFILE_TORCH && (kop == BCT_SUB || kop == BCT_WHERE)) {
+        st = bc_op_dtypes(kop, call->args, nin, profile, &compute, &result, err);
+        if (st != BCT_OK) return st;
+    }
+    if (w != NULL && (st = check_overlap(w, mode == BCT_MODE_INPLACE ? 0 : call->nargs - 1,
+                                         profile, err)) != BCT_OK)
+        return st;
+    if (profile == BCT_PROFILE_NUMPY) {
+        st = bc_op_dtypes(kop, call->args, nin, profile, &compute, &result, err);
+        if (st == BCT_OK && w != NULL && !bc_can_cast(result, w->dtype, profile))
+            st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
+                         "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
+                         bc_op_name(op), bc_dtype_name(result), bc_dtype_name(w->dtype));
+        if (st != BCT_OK) return st;
+    }
+
+    /* Shapes. */
+    if (op == BCT_AXIS_ADD) {
+        bc_shape al;
+        st = bc_axis_shape(&shapes[0], &shapes[1], call->axis, &al, &res, err);
+        if (st != BCT_OK) return st;
+        {
+            /* y viewed with x's rank: its dims at axis.., stride 0 elsewhere. */
+            int64_t axis = call->axis == -1 ? shapes[0].rank - shapes[1].rank : call->axis;
+            for (int i = 0; i < al.rank; i++) {
+                int j = (int)(i - axis);
+                ysh[i] = al.dim[i];
+                yst[i] = (j >= 0 && j < shapes[1].rank) ? call->args[1].strides[j] : 0;
+            }
+            in[1].rank = al.rank;
+            in[1].shape = ysh;
+            in[1].strides = yst;
+        }
+    } else if (op == BCT_UNI_ADD) {
+        st = bc_onnx_uni_shape(&shapes[0], &shapes[1], &res, err);
+    } else if (mode == BCT_MODE_INPLACE) {
+        st = bc_inplace_shape(&shapes[0], &shapes[1], err); /* B8 */
+        res = shapes[0];
+    } else if (mode == BCT_MODE_OUT && profile == BCT_PROFILE_NUMPY) {
+        /* B8 for out=: inputs and out must broadcast together, to out's shape. */
+        bc_shape_of(w, &shapes[nin]);
+        st = bc_broadcast_shapes(shapes, nin + 1, &res, err);
+        if (st == BCT_OK && !same_shape(&res, &shapes[nin])) {
+            char ob[512], rb[512];
+            st = bc_fail(err, BCT_ERR_INPLACE_SHAPE, nin, -1, -1,
+                         "non-broadcastable output operand with shape %s doesn't match the "
+                         "broadcast shape %s", bc_shape_format(&shapes[nin], ob, sizeof ob),
+                         bc_shape_format(&res, rb, sizeof rb));
+        }
+    } else {
+        st = bc_broadcast_shapes(shapes, nin, &res, err);
+        if (st == BCT_OK && mode == BCT_MODE_OUT) {
+            bc_shape os;
+            bc_shape_of(w, &os);
+            resize = !same_shape(&res, &os); /* torch resizes out= */
+        }
+    }
+    if (st != BCT_OK) return st;
+    if ((st = bc_check_shape(&res, profile, -1, err)) != BCT_OK) return st;
+
+    if (profile == BCT_PROFILE_TORCH) {
+        st = bc_op_dtypes(kop, call->args, nin, profile, &compute, &result, err);
+        if (st == BCT_OK && w != NULL && !bc_can_cast(result, w->dtype, profile))
+            st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
+                         "result type %s can't be cast to the desired output type %s",
+                         bc_dtype_name(result), bc_dtype_name(w->dtype));
+        if (st != BCT_OK) return st;
+    }
+    loop_out = result;
+    if (count_of(&res) > 0 && bc_is_int(compute)) {
+        /* Per-element errors, raised before any write (B20, B22). */
+        if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && profile == BCT_PROFILE_TORCH &&
+            any_element(&in[1], compute, 0))
+            return bc_fail(err, BCT_ERR_DIVISION_BY_ZERO, 1, -1, -1,
+                           "ZeroDivisionError: integer %s by zero (torch profile)", bc_op_name(kop));
+        if (kop == BCT_POW && profile == BCT_PROFILE_NUMPY && any_element(&in[1], compute, 1))
+            return bc_fail(err, BCT_ERR_OTHER, 1, -1, -1,
+                           "Integers to negative integer powers are not allowed.");
+    }
+
+    /* Every check passed: now the destination, then the one write pass. */
+    if (w == NULL || resize) {
+        st = alloc_dest(call, w == NULL ? result : w->dtype, &res, &d, err);
+        if (st != BCT_OK) return st;
+    } else {
+        dest_of(w, &d);
+    }
+    run_elementwise(kop, profile, compute, loop_out, &d, in, nin);
+    return BCT_OK;
+}
+
+/* broadcast_to (B5) and expand (B6): the result is the view's values, copied
+ * out by a strided walk with stride 0 on stretched dims (B17). */
+static int eval_view(const bct_call *call, bc_error *err)
+{
+    const bct_array *x = &call->args[0];
+    bc_shape from, to, res;
+    dest d;
+    int st;
+    if (call->target_rank < 0 || call->target_rank > BC_MAX_RANK)
+        return bc_fail(err, BCT_ERR_RANK_LIMIT, -1, -1, -1,
+                       "target shape has rank %d; ref supports at most %d", call->target_rank, BC_MAX_RANK);
+    bc_shape_of(x, &from);
+    to.rank = call->target_rank;
+    for (int i = 0; i < to.rank; i++) to.dim[i] = call->target_shape[i];
+    if (call->op == BCT_BROADCAST_TO) {
+        st = bc_broadcast_to_shape(&from, &to, err);
+        res = to;
+    } else {
+        st = bc_expand_shape(&from, &to, &res, err);
+    }
+    if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
+    if (st == BCT_OK) st = alloc_dest(call, x->dtype, &res, &d, err);
+    if (st != BCT_OK) return st;
+    {
+        int z = bc_dtype_size(x->dtype);
+        bc_operand ops[2] = { { d.base, z, d.rank, d.shape, d.strides },
+                              { bc_base(x), z, x->rank, x->shape, x->strides } };
+        bc_iter it;
+        char *p[2];
+        bc_iter_init(&it, d.rank, d.shape, 2, ops);
+        while (bc_iter_next(&it, p))
+            for (int64_t i = 0; i < it.n; i++)
+                memcpy(p[0] + i * it.inner[0], p[1] + i * it.inner[1], (size_t)z);
+    }
+    return BCT_OK;
+}
+
+static int eval_matmul(const bct_call *call, bc_error *err)
+{
+    bc_shape a, b, res;
+    dest d;
+    int compute, result, st;
+    bc_shape_of(&call->args[0], &a);
+    bc_shape_of(&call->args[1], &b);
+    if (call->profile == BCT_PROFILE_TORCH && a.rank == 1 && b.rank == 1 &&
+        call->args[0].dtype != call->args[1].dtype)
+        /* torch's dot compares dtypes before sizes (bool fails after, in the kernel). */
+        return bc_op_dtypes(BCT_MATMUL, call->args, 2, call->profile, &compute, &result, err);
+    st = bc_matmul_shape(&a, &b, &res, err);                          /* B12-B14 */
+    if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
+    if (st == BCT_OK && call->profile == BCT_PROFILE_TORCH && (a.rank > 1 || b.rank > 1) &&
+        (call->args[0].dtype != call->args[1].dtype || call->args[0].dtype == BCT_BOOL) &&
+        (count_of(&res) == 0 || a.dim[a.rank - 1] == 0)) {
+        /* torch refuses bool and mixed dtypes only in its kernel, which an
+         * empty product never runs (mm/mv then keep one operand's dtype). */
+        result = b.rank == 1 ? call->args[1].dtype : call->args[0].dtype;
+    } else if (st == BCT_OK) {
+        st = bc_op_dtypes(BCT_MATMUL, call->args, 2, call->profile, &compute, &result, err);
+    }
+    if (st == BCT_OK) st = alloc_dest(call, result, &res, &d, err);
+    if (st != BCT_OK) return st;
+    return bc_matmul_eval(&call->args[0], &call->args[1], result, &res, d.base);
+}
+
+static int eval_shapes(const bct_call *call, bc_error *err)
+{
+    bc_shape shapes[64], res;
+    int st;
+    if (call->nargs > 64)
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "broadcast_shapes: %d operands; ref takes at most 64",
+                       call->nargs);
+    for (int k = 0; k < call->nargs; k++) bc_shape_of(&call->args[k], &shapes[k]);
+    st = bc_broadcast_shapes(shapes, call->nargs, &res, err);          /* B1-B4 */
+    if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
+    if (st == BCT_OK) {
+        char sb[512];
+        if (call->alloc_output == NULL ||
+            call->alloc_output(call->ctx, BCT_NONE, res.rank, res.dim) == NULL)
+            st = bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "alloc_output refused the shape %s",
+                         bc_shape_format(&res, sb, sizeof sb));
+    }
+    return st;
+}
+
+/* Arity and mode per op: what the ABI allows, and what ref implements. */
+static int check_call(const bct_call *call, bc_error *err)
+{
+    int op = call->op, mode = call->mode, want;
+    if (op < 0 || op >= BCT_OP_COUNT)
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown op %d", op);
+    if (mode < BCT_MODE_VALUE || mode > BCT_MODE_OUT)
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown mode %d", mode);
+    if (call->profile != BCT_PROFILE_NUMPY && call->profile != BCT_PROFILE_TORCH)
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown profile %d", call->profile);
+    if (mode != BCT_MODE_VALUE && !is_binary(op))
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: mode %s is not supported (value only)",
+                       bc_op_name(op), mode == BCT_MODE_INPLACE ? "inplace" : "out");
+    want = op == BCT_WHERE ? 3 : (op == BCT_BROADCAST_TO || op == BCT_EXPAND) ? 1
+         : op == BCT_BROADCAST_SHAPES ? call->nargs : 2;
+    if (mode == BCT_MODE_OUT) want++;
+    if (call->nargs != want || call->nargs < 0 || (call->nargs > 0 && call->args == NULL))
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s takes %d arguments in this mode, got %d",
+                       bc_op_name(op), want, call->nargs);
+    for (int k = 0; k < call->nargs; k++) {
+        const bct_array *a = &call->args[k];
+        bc_shape s;
+        int st;
+        if (a->rank < 0 || a->rank > BC_MAX_RANK)
+            return bc_fail(err, BCT_ERR_RANK_LIMIT, k, -1, -1,
+                           "operand %d has rank %d; ref supports at most %d dimensions",
+                           k, a->rank, BC_MAX_RANK);
+        if (a->rank > 0 && a->shape == NULL)
+            return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has no shape", k);
+        bc_shape_of(a, &s);
+        if ((st = bc_check_shape(&s, call->profile, k, err)) != BCT_OK)
+            return st;
+        if (op == BCT_BROADCAST_SHAPES)
+            continue;
+        if (a->dtype < 0 || a->dtype >= BCT_DTYPE_COUNT)
+            return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has unknown dtype %d", k, a->dtype);
+        if (a->rank > 0 && a->strides == NULL)
+            return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has no strides", k);
+        if (a->data == NULL && count_of(&s) > 0)
+            return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has elements but no data", k);
+    }
+    return BCT_OK;
+}
+
+int bc_eval(const bct_call *call, bc_error *err)
+{
+    bc_error local;
+    int st;
+    if (err == NULL) err = &local;
+    bc_clear_error(err);
+    st = check_call(call, err);
+    if (st == BCT_OK) {
+        switch (call->op) {
+        case BCT_BROADCAST_TO: case BCT_EXPAND: st = eval_view(call, err); break;
+        case BCT_MATMUL: st = eval_matmul(call, err); break;
+        case BCT_BROADCAST_SHAPES: st = eval_shapes(call, err); break;
+        default: st = eval_elementwise(call, err); break;
+        }
+    }
+    if (st != BCT_OK && call->message != NULL && call->message_cap > 0)
+        snprintf(call->message, call->message_cap, "%s", err->message);
+    return st;
+}

@@ -1,0 +1,98 @@
+/* ref_internal.h - declarations shared by ref's modules; not part of the public API. */
+#ifndef BCAST_REF_INTERNAL_H
+#define BCAST_REF_INTERNAL_H
+
+#include <stdint.h>
+#include "bcast_ref.h"
+
+#if defined(__GNUC__)
+#define BC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define BC_PRINTF(f, a)
+#endif
+
+/* Fills err (if non-NULL) with status, the operands and dim involved and a
+ * printf-style message; returns status so callers can `return bc_fail(...)`. */
+int bc_fail(bc_error *err, int status, int operand, int other, int dim,
+            const char *fmt, ...) BC_PRINTF(6, 7);
+
+/* Resets err to "no error". */
+void bc_clear_error(bc_error *err);
+
+/* Copies rank/shape of an ABI array into a bc_shape (rank must be valid). */
+void bc_shape_of(const bct_array *a, bc_shape *out);
+
+/* Internal dtypes beyond the eight of the ABI: NumPy's value-based casting can
+ * name them as loop types (B19). They never reach an output. */
+enum { BC_U16 = 16, BC_U32, BC_U64, BC_F16 };
+
+/* B18/B19: the loop (compute) dtype and the result dtype of an element-wise op
+ * over nin inputs. For where, args are cond, x, y. For comparisons and logical
+ * ops, result is bool and compute may be internal (BC_U16...): compute then
+ * names an exact wider ABI dtype to compare in. */
+int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
+                 int *compute, int *result, bc_error *err);
+
+/* B19: may a result of dtype `from` be written into dtype `to` (in-place, out=)?
+ * NumPy's same_kind rule or torch's canCast. */
+int bc_can_cast(int from, int to, int profile);
+
+/* ---- the strided iterator (iter.c) ---- */
+#define BC_ITER_MAXOP 4
+
+/* One operand as the iterator sees it: element-size, shape and strides in
+ * elements (right-aligned against the iteration shape), and a base pointer
+ * that already includes the operand's offset. */
+typedef struct bc_operand {
+    char *base;
+    int itemsize;
+    int rank;
+    const int64_t *shape;
+    const int64_t *strides;
+} bc_operand;
+
+typedef struct bc_iter {
+    int rank, nop;
+    int64_t shape[BC_MAX_RANK];
+    int64_t stride[BC_ITER_MAXOP][BC_MAX_RANK]; /* bytes; 0 where stretched (B17) */
+    int64_t index[BC_MAX_RANK];
+    int64_t off[BC_ITER_MAXOP];                 /* byte offset of the current row */
+    char *base[BC_ITER_MAXOP];
+    int64_t n;                                  /* elements per row (last extent) */
+    int64_t inner[BC_ITER_MAXOP];               /* byte stride along the row */
+    int started, empty;
+} bc_iter;
+
+void bc_iter_init(bc_iter *it, int rank, const int64_t *shape, int nop, const bc_operand *ops);
+/* Advances to the next row; returns 1 and sets ptr[] to each operand's row start,
+ * or 0 when the iteration is over. */
+int bc_iter_next(bc_iter *it, char **ptr);
+
+/* ---- element loops (ops.c) ---- */
+typedef void (*bc_loop2)(char *o, const char *a, const char *b, int64_t n,
+                         int64_t so, int64_t sa, int64_t sb);
+
+/* The typed loop for op over compute dtype under profile, or NULL. */
+bc_loop2 bc_binary_loop(int op, int dtype, int profile);
+/* Converts n elements from src (dtype st, byte stride ss) to dst (dt, ds). */
+void bc_cast(char *dst, int dt, int64_t ds, const char *src, int st, int64_t ss, int64_t n);
+/* where: out[i] = cond[i] ? x[i] : y[i] for elements of `size` bytes; cond is bool. */
+void bc_where_loop(char *o, const char *c, const char *x, const char *y, int64_t n,
+                   int64_t so, int64_t sc, int64_t sx, int64_t sy, int size);
+/* Reads element p of dtype dt as int64 / double (for checks). */
+int64_t bc_load_i64(const char *p, int dt);
+double bc_load_f64(const char *p, int dt);
+int bc_is_float(int dtype);
+int bc_is_int(int dtype);
+
+/* An operand's element (0,...,0), or NULL for a buffer-less (empty) operand. */
+static inline char *bc_base(const bct_array *a)
+{
+    return a->data != NULL ? (char *)a->data + a->offset * bc_dtype_size(a->dtype) : NULL;
+}
+
+/* ---- matmul (matmul.c) ---- */
+int bc_matmul_eval(const bct_array *x, const bct_array *y, int dtype,
+                   const bc_shape *out_shape, char *out);
+
+#endif

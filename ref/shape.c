@@ -1,0 +1,404 @@
+/* shape.c - the broadcasting rules as pure functions over shapes (B1-B16). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "ref_internal.h"
+
+int bc_fail(bc_error *err, int status, int operand, int other, int dim, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        err->status = status;
+        err->operand = operand;
+        err->other = other;
+        err->dim = dim;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+void bc_clear_error(bc_error *err)
+{
+    if (err != NULL) {
+        err->status = BCT_OK;
+        err->operand = err->other = err->dim = -1;
+        err->message[0] = '\0';
+    }
+}
+
+void bc_shape_of(const bct_array *a, bc_shape *out)
+{
+    out->rank = a->rank;
+    for (int i = 0; i < a->rank; i++)
+        out->dim[i] = a->shape[i];
+}
+
+char *bc_shape_format(const bc_shape *s, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
+    len += (size_t)snprintf(buf, cap, "(");
+    for (int i = 0; i < s->rank && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)s->dim[i]);
+    if (len < cap)
+        snprintf(buf + len, cap - len, s->rank == 1 ? ",)" : ")");
+    return buf;
+}
+
+/* Accepts "(a,b,...)" with optional spaces and an optional trailing comma
+ * ("(3,)"); "()" is rank 0. Entries are decimal int64, possibly negative. */
+int bc_shape_parse(const char *text, bc_shape *out)
+{
+    const char *p = text;
+    int rank = 0;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p++ != '(')
+        return -1;
+    for (;;) {
+        char *end;
+        long long v;
+        while (isspace((unsigned char)*p)) p++;
+        if (*p == ')')
+            break;
+        if (!(isdigit((unsigned char)*p) || *p == '-' || *p == '+'))
+            return -1;
+        v = strtoll(p, &end, 10);
+        if (end == p || rank >= BC_MAX_RANK)
+            return -1;
+        out->dim[rank++] = (int64_t)v;
+        p = end;
+        while (isspace((unsigned char)*p)) p++;
+        if (*p == ',') { p++; continue; }
+        if (*p != ')')
+            return -1;
+    }
+    /* "(,)" and "(3,,)" are rejected above; "(3)" is accepted as (3,). */
+    p++;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p != '\0')
+        return -1;
+    out->rank = rank;
+    return 0;
+}
+
+/* B15/B16: per-operand sanity; counts elements skipping zero extents so that an
+ * impossible allocation is reported even when the array happens to be empty. */
+int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
+{
+    char buf[64];
+    int64_t count = 1;
+    if (s->rank < 0 || s->rank > BC_MAX_RANK)
+        return bc_fail(err, BCT_ERR_RANK_LIMIT, operand, -1, -1,
+                       "operand %d has rank %d; ref supports at most %d dimensions",
+                       operand, s->rank, BC_MAX_RANK);
+    if (profile == BCT_PROFILE_NUMPY && s->rank > BC_NUMPY_MAX_RANK)
+        return bc_fail(err, BCT_ERR_RANK_LIMIT, operand, -1, -1,
+                       "maximum supported dimension for an ndarray is %d, found %d (operand %d)",
+                       BC_NUMPY_MAX_RANK, s->rank, operand);
+    for (int i = 0; i < s->rank; i++) {
+        if (s->dim[i] < 0)
+            return bc_fail(err, BCT_ERR_INVALID_SHAPE, operand, -1, i,
+                           "negative dimensions are not allowed: operand %d has shape %s (dimension %d)",
+                           operand, bc_shape_format(s, buf, sizeof buf), i);
+        if (s->dim[i] == 0)
+            continue;
+        if (count > INT64_MAX / s->dim[i])
+            return bc_fail(err, BCT_ERR_OVERFLOW, operand, -1, i,
+                           "operand %d: the element count of shape %s overflows int64",
+                           operand, bc_shape_format(s, buf, sizeof buf));
+        count *= s->dim[i];
+    }
+    return BCT_OK;
+}
+
+/* B1-B4. Walks the aligned result from the last dimension backwards (as
+ * NumPy's broadcast_strides and torch's infer_size do), so the first mismatch
+ * reported is the rightmost one. The result extent starts at 1 and takes the
+ * first non-1 extent; a later non-1 extent must equal it (B2: 1 stretches to
+ * anything, 0 included; B3: 0 against n>1 fails). */
+int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *err)
+{
+    int rank = 0;
+    bc_shape res;
+    for (int k = 0; k < n; k++) {
+        int st = bc_check_shape(&shapes[k], BCT_PROFILE_TORCH, k, err);
+        if (st != BCT_OK)
+            return st;
+        if (shapes[k].rank > rank)
+            rank = shapes[k].rank;
+    }
+    res.rank = rank;
+    for (int d = rank - 1; d >= 0; d--) {
+        int64_t ext = 1;
+        int from = -1;
+        for (int k = 0; k < n; k++) {
+            int i = d - (rank - shapes[k].rank);   /* B1: missing leading dims are 1 */
+            int64_t e = i >= 0 ? shapes[k].dim[i] : 1;
+            if (e == 1)
+                continue;
+            if (ext == 1) {
+                ext = e;
+                from = k;
+            } else if (e != ext) {
+                char list[1024];
+                size_t len = 0;
+                list[0] = '\0';
+                for (int j = 0; j < n && len < sizeof list; j++) {
+                    char b[512];
+                    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? " " : "",
+                                            bc_shape_format(&shapes[j], b, sizeof b));
+                }
+                return bc_fail(err, BCT_ERR_NOT_BROADCASTABLE, from, k, d,
+                               "operands could not be broadcast together with shapes %s: "
+                               "the size of operand %d (%lld) must match the size of operand %d "
+                               "(%lld) at dimension %d", list, from, (long long)ext, k,
+                               (long long)e, d);
+            }
+        }
+        res.dim[d] = ext;
+    }
+    {
+        /* B16: the result must be countable even when every input is. */
+        int st = bc_check_shape(&res, BCT_PROFILE_TORCH, -1, err);
+        if (st != BCT_OK) {
+            if (err != NULL)
+                snprintf(err->message, sizeof err->message, "broadcast dimensions too large: "
+                         "the element count of the broadcast shape overflows int64");
+            return st;
+        }
+    }
+    if (out != NULL)
+        *out = res;
+    return BCT_OK;
+}
+
+/* Shared by B5/B6: does `from` stretch unidirectionally to `to` (all of to's
+ * entries already resolved, non-negative)? */
+static int stretch_to(const bc_shape *from, const bc_shape *to, const char *what, bc_error *err)
+{
+    char fb[512], tb[512];
+    int lead = to->rank - from->rank;
+    if (lead < 0)
+        return bc_fail(err, BCT_ERR_INVALID_SHAPE, 0, -1, -1,
+                       "%s: the source shape %s has more dimensions than the target shape %s",
+                       what, bc_shape_format(from, fb, sizeof fb), bc_shape_format(to, tb, sizeof tb));
+    for (int i = from->rank - 1; i >= 0; i--) {
+        int64_t f = from->dim[i], t = to->dim[i + lead];
+        if (f != t && f != 1)
+            return bc_fail(err, BCT_ERR_NOT_BROADCASTABLE, 0, -1, i + lead,
+                           "%s: shape %s cannot be broadcast to %s: the existing size (%lld) "
+                           "must match the target size (%lld) at dimension %d unless it is 1",
+                           what, bc_shape_format(from, fb, sizeof fb),
+                           bc_shape_format(to, tb, sizeof tb), (long long)f, (long long)t, i + lead);
+    }
+    return BCT_OK;
+}
+
+/* B5: NumPy broadcast_to. Negative target entries are invalid-shape; so is a
+ * target of lower rank than the source (NumPy: "input operand has more
+ * dimensions than allowed by the axis remapping"). */
+int bc_broadcast_to_shape(const bc_shape *from, const bc_shape *to, bc_error *err)
+{
+    char tb[512];
+    int st = bc_check_shape(from, BCT_PROFILE_TORCH, 0, err);
+    if (st != BCT_OK)
+        return st;
+    for (int i = 0; i < to->rank; i++)
+        if (to->dim[i] < 0)
+            return bc_fail(err, BCT_ERR_INVALID_SHAPE, -1, -1, i,
+                           "broadcast_to: all elements of broadcast shape must be non-negative, "
+                           "got %s", bc_shape_format(to, tb, sizeof tb));
+    st = bc_check_shape(to, BCT_PROFILE_TORCH, -1, err);
+    if (st != BCT_OK)
+        return st;
+    return stretch_to(from, to, "broadcast_to", err);
+}
+
+/* B6: torch expand. -1 keeps an existing extent; -1 on a new leading dim and
+ * any other negative entry are invalid-shape (torch fails either at the
+ * check or when it creates the negative-sized view). */
+int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, bc_error *err)
+{
+    char sb[512];
+    bc_shape res;
+    int lead = sizes->rank - from->rank;
+    int st = bc_check_shape(from, BCT_PROFILE_TORCH, 0, err);
+    if (st != BCT_OK)
+        return st;
+    if (lead < 0)
+        return stretch_to(from, sizes, "expand", err);
+    res.rank = sizes->rank;
+    for (int i = 0; i < sizes->rank; i++) {
+        int64_t t = sizes->dim[i];
+        if (t == -1 && i < lead)
+            return bc_fail(err, BCT_ERR_INVALID_SHAPE, -1, -1, i,
+                           "expand: the expanded size of the tensor (-1) isn't allowed in a "
+                           "leading, non-existing dimension %d (sizes %s)", i,
+                           bc_shape_format(sizes, sb, sizeof sb));
+        if (t == -1)
+            t = from->dim[i - lead];
+        if (t < 0)
+            return bc_fail(err, BCT_ERR_INVALID_SHAPE, -1, -1, i,
+                           "expand: negative size %lld at dimension %d of %s",
+                           (long long)t, i, bc_shape_format(sizes, sb, sizeof sb));
+        res.dim[i] = t;
+    }
+    st = bc_check_shape(&res, BCT_PROFILE_TORCH, -1, err);
+    if (st == BCT_OK)
+        st = stretch_to(from, &res, "expand", err);
+    if (st == BCT_OK && out != NULL)
+        *out = res;
+    return st;
+}
+
+/* B7: ONNX unidirectional: b stretches to a; a never changes. */
+int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err)
+{
+    char ab[512], bb[512];
+    int st = bc_check_shape(a, BCT_PROFILE_TORCH, 0, err);
+    if (st == BCT_OK)
+        st = bc_check_shape(b, BCT_PROFILE_TORCH, 1, err);
+    if (st != BCT_OK)
+        return st;
+    if (b->rank > a->rank)
+        return bc_fail(err, BCT_ERR_NOT_BROADCASTABLE, 1, 0, -1,
+                       "unidirectional broadcast: B %s has more dimensions than A %s",
+                       bc_shape_format(b, bb, sizeof bb), bc_shape_format(a, ab, sizeof ab));
+    for (int i = b->rank - 1; i >= 0; i--) {
+        int d = i + a->rank - b->rank;
+        if (b->dim[i] != 1 && b->dim[i] != a->dim[d])
+            return bc_fail(err, BCT_ERR_NOT_BROADCASTABLE, 1, 0, d,
+                           "unidirectional broadcast: B %s cannot be broadcast to A %s: size %lld "
+                           "must be 1 or match %lld at dimension %d",
+                           bc_shape_format(b, bb, sizeof bb), bc_shape_format(a, ab, sizeof ab),
+                           (long long)b->dim[i], (long long)a->dim[d], d);
+    }
+    if (out != NULL)
+        *out = *a;
+    return BCT_OK;
+}
+
+/* B8: the broadcast of self and other must be self's shape exactly. If they do
+ * not broadcast at all, that is the B3 error (as both libraries report it). */
+int bc_inplace_shape(const bc_shape *self, const bc_shape *other, bc_error *err)
+{
+    char sb[512], rb[512];
+    bc_shape pair[2], res;
+    int st;
+    pair[0] = *self;
+    pair[1] = *other;
+    st = bc_broadcast_shapes(pair, 2, &res, err);
+    if (st != BCT_OK)
+        return st;
+    if (res.rank != self->rank)
+        return bc_fail(err, BCT_ERR_INPLACE_SHAPE, 0, 1, -1,
+                       "non-broadcastable output operand with shape %s doesn't match the "
+                       "broadcast shape %s", bc_shape_format(self, sb, sizeof sb),
+                       bc_shape_format(&res, rb, sizeof rb));
+    for (int i = self->rank - 1; i >= 0; i--)
+        if (res.dim[i] != self->dim[i])
+            return bc_fail(err, BCT_ERR_INPLACE_SHAPE, 0, 1, i,
+                           "non-broadcastable output operand with shape %s doesn't match the "
+                           "broadcast shape %s: the expanded size (%lld) must match the existing "
+                           "size (%lld) at dimension %d", bc_shape_format(self, sb, sizeof sb),
+                           bc_shape_format(&res, rb, sizeof rb), (long long)self->dim[i],
+                           (long long)res.dim[i], i);
+    return BCT_OK;
+}
+
+/* B10/B11: legacy axis. axis -1 means rank(x)-rank(y) (Paddle's
+ * |rank(x)-rank(y)|; trimming y's trailing 1s never changes that result, since
+ * a trailing 1 broadcasts anyway). Otherwise axis must lie in
+ * [0, rank(x)-rank(y)]; for equal ranks that leaves only 0 (and -1). y's dims
+ * then sit at x's dims axis.., and the two broadcast per B2/B3. */
+int bc_axis_shape(const bc_shape *x, const bc_shape *y, int64_t axis,
+                  bc_shape *y_aligned, bc_shape *out, bc_error *err)
+{
+    char xb[512], yb[512];
+    bc_shape al, pair[2];
+    int st = bc_check_shape(x, BCT_PROFILE_TORCH, 0, err);
+    if (st == BCT_OK)
+        st = bc_check_shape(y, BCT_PROFILE_TORCH, 1, err);
+    if (st != BCT_OK)
+        return st;
+    if (y->rank > x->rank)
+        return bc_fail(err, BCT_ERR_AXIS, 1, 0, -1,
+                       "axis broadcast: rank of y %s (%d) is greater than rank of x %s (%d)",
+                       bc_shape_format(y, yb, sizeof yb), y->rank,
+                       bc_shape_format(x, xb, sizeof xb), x->rank);
+    if (axis == -1)
+        axis = x->rank - y->rank;
+    if (axis < 0 || axis > x->rank - y->rank)
+        return bc_fail(err, BCT_ERR_AXIS, 1, 0, -1,
+                       "axis %lld is out of range for x %s and y %s: it must be -1 or in [0, %d]",
+                       (long long)axis, bc_shape_format(x, xb, sizeof xb),
+                       bc_shape_format(y, yb, sizeof yb), x->rank - y->rank);
+    al.rank = x->rank;
+    for (int i = 0; i < x->rank; i++)
+        al.dim[i] = (i >= axis && i < axis + y->rank) ? y->dim[i - axis] : 1;
+    pair[0] = *x;
+    pair[1] = al;
+    st = bc_broadcast_shapes(pair, 2, out, err);
+    if (st != BCT_OK && err != NULL) {
+        char ab[512];
+        char msg[sizeof err->message];
+        snprintf(msg, sizeof msg, "axis broadcast of y %.80s at axis %lld (aligned %.80s) into x %.80s: %.200s",
+                 bc_shape_format(y, yb, sizeof yb), (long long)axis,
+                 bc_shape_format(&al, ab, sizeof ab), bc_shape_format(x, xb, sizeof xb),
+                 err->message);
+        memcpy(err->message, msg, sizeof msg);
+    }
+    if (st == BCT_OK && y_aligned != NULL)
+        *y_aligned = al;
+    return st;
+}
+
+/* B12-B14. 1-D operands are promoted ((n,) -> (1,n) for a, (n,1) for b) and
+ * the added dim dropped again; core dims must match exactly; batch dims
+ * broadcast by B1-B3. */
+int bc_matmul_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err)
+{
+    char ab[512], bb[512];
+    bc_shape pa, pb, batch[2], res;
+    int st = bc_check_shape(a, BCT_PROFILE_TORCH, 0, err);
+    if (st == BCT_OK)
+        st = bc_check_shape(b, BCT_PROFILE_TORCH, 1, err);
+    if (st != BCT_OK)
+        return st;
+    if (a->rank == 0 || b->rank == 0)
+        return bc_fail(err, BCT_ERR_MATMUL_CORE, a->rank == 0 ? 0 : 1, -1, -1,
+                       "matmul: operand %d is 0-d; both arguments need at least 1 dimension "
+                       "(shapes %s %s)", a->rank == 0 ? 0 : 1,
+                       bc_shape_format(a, ab, sizeof ab), bc_shape_format(b, bb, sizeof bb));
+    pa = *a;
+    pb = *b;
+    if (a->rank == 1) { pa.rank = 2; pa.dim[0] = 1; pa.dim[1] = a->dim[0]; }
+    if (b->rank == 1) { pb.rank = 2; pb.dim[0] = b->dim[0]; pb.dim[1] = 1; }
+    if (pa.dim[pa.rank - 1] != pb.dim[pb.rank - 2])
+        return bc_fail(err, BCT_ERR_MATMUL_CORE, 0, 1, -1,
+                       "matmul: core dimension mismatch for shapes %s %s: %lld (last of operand 0) "
+                       "!= %lld (second-to-last of operand 1)", bc_shape_format(a, ab, sizeof ab),
+                       bc_shape_format(b, bb, sizeof bb), (long long)pa.dim[pa.rank - 1],
+                       (long long)pb.dim[pb.rank - 2]);
+    batch[0] = pa;
+    batch[0].rank -= 2;
+    batch[1] = pb;
+    batch[1].rank -= 2;
+    st = bc_broadcast_shapes(batch, 2, &res, err);
+    if (st != BCT_OK)
+        return st;
+    if (a->rank > 1)
+        res.dim[res.rank++] = pa.dim[pa.rank - 2];
+    if (b->rank > 1)
+        res.dim[res.rank++] = pb.dim[pb.rank - 1];
+    st = bc_check_shape(&res, BCT_PROFILE_TORCH, -1, err);
+    if (st == BCT_OK && out != NULL)
+        *out = res;
+    return st;
+}
