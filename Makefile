@@ -25,6 +25,7 @@ include ref/ref.mk
 -include runner/runner.mk
 -include targets/targets.mk
 -include gen/gen.mk
+-include bench/bench.mk
 
 .DEFAULT_GOAL := all
 all: $(ALL_TARGETS)

@@ -331,10 +331,21 @@ void bc_cast(char *dst, int dt, int64_t ds, const char *src, int st, int64_t ss,
     }
 }
 
-/* where over elements of `size` bytes; cond is already bool. */
+/* One where row for elements of a fixed SIZE: a memcpy of a constant size
+ * compiles to a single load and store, where a run-time size would cost a
+ * libc call per element. */
+#define WHERE_ROW(SIZE) \
+    for (int64_t i = 0; i < n; i++) \
+        memcpy(o + i * so, c[i * sc] ? x + i * sx : y + i * sy, SIZE)
+
+/* where over elements of `size` bytes (1, 2, 4 or 8); cond is already bool. */
 void bc_where_loop(char *o, const char *c, const char *x, const char *y, int64_t n,
                    int64_t so, int64_t sc, int64_t sx, int64_t sy, int size)
 {
-    for (int64_t i = 0; i < n; i++)
-        memcpy(o + i * so, c[i * sc] ? x + i * sx : y + i * sy, (size_t)size);
+    switch (size) {
+    case 1: WHERE_ROW(1); break;
+    case 2: WHERE_ROW(2); break;
+    case 4: WHERE_ROW(4); break;
+    default: WHERE_ROW(8); break;
+    }
 }

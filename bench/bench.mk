@@ -1,0 +1,31 @@
+# bench/bench.mk - `make bench`: ref's kernels against NumPy, memory, scaling -> reports/bench.md.
+#
+#   $(BUILD)/kernel-bench    times bc_eval on the large broadcasts (bench/kernel_bench.c)
+#   make bench               runs every benchmark and writes reports/bench.md and
+#                            reports/bench-scaling.svg (bench/report.py); BENCH_RUNS sets the runs,
+#                            BENCH_GEN=0 skips timing `make cases` (which rewrites cases/)
+#   make bench-quick         5 runs, a shorter sweep, no `make cases` (for development)
+# The runner parts need $(BUILD)/bcast-run, $(BUILD)/targets/ref.so and cases/*.cases.
+
+BENCH_BIN  := $(BUILD)/kernel-bench
+BENCH_RUNS ?= 7
+BENCH_GEN  ?= 1
+
+$(BENCH_BIN): $(BUILD)/bench/kernel_bench.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+ALL_TARGETS += $(BENCH_BIN)
+-include $(BUILD)/bench/kernel_bench.d
+
+# The Python checker is tested on the runner's hand-checked fixture: its last
+# line is "N passed, N failed, N skipped".
+TESTS += "$(PYTHON) bench/py_checker.py tests/runner/fixtures/basic"
+
+bench: $(BENCH_BIN)
+	@test -x $(BUILD)/bcast-run || echo "bench: note: $(BUILD)/bcast-run missing, runner parts will be skipped (run make first)"
+	$(PYTHON) bench/report.py --build $(BUILD) --runs $(BENCH_RUNS) --gen $(BENCH_GEN) --out reports
+
+bench-quick: $(BENCH_BIN)
+	$(PYTHON) bench/report.py --build $(BUILD) --runs 5 --max-k 22 --gen 0 --out reports
+
+.PHONY: bench bench-quick

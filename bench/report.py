@@ -1,0 +1,501 @@
+"""report.py - runs every benchmark and writes reports/bench.md and reports/bench-scaling.svg.
+
+    /usr/bin/python3 bench/report.py --build BUILD [--runs N] [--max-k K] [--out reports]
+                                     [--cases DIR] [--gen 0|1] [--no-diagnose]
+
+Run by `make bench` after `make`. Parts:
+  2. reference kernel speed: BUILD/kernel-bench against bench/numpy_bench.py on
+     the same data, and a memcpy of each output size, all in this run;
+  3. memory: peak RSS of each broadcast, one fresh kernel-bench process each;
+  5. scaling (kernel half): an output-size sweep, plotted log-log;
+  4. generation: one timed `make cases` (--gen 0 skips it);
+  1, 5 (runner half): bcast-run against bench/py_checker.py and over case
+     subsets; each part prints "skipped: needs ..." while its pieces are missing.
+When a kernel misses its goal (ref more than 2x NumPy), the cause is measured:
+callgrind's instruction counts, the packed-SIMD instructions in the hot loop,
+and the same kernel rebuilt at -O3.
+"""
+
+import argparse
+import glob
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+
+GOAL_RATIO = 2.0              # ref within 2x of NumPy
+GOAL_RSS_SLACK = 16 << 20     # peak RSS <= inputs + output + 16 MiB
+DIAGNOSE_RATIO = 1.5          # measure the cause above this ratio: noise can move a kernel across 2x
+
+# What each broadcast exercises, for the table.
+LABELS = {
+    "add_f32_4096x1+1x4096": "(4096,1)+(1,4096) f32",
+    "add_f32_64x1x256+1x128x256": "(64,1,256)+(1,128,256) f32",
+    "where_b4096x1_f1x4096_f0": "where(bool (4096,1), f32 (1,4096), f32 ())",
+    "add_f32_T4096x4096+4096": "(4096,4096)ᵀ f32 (transposed view) + (4096,) f32",
+    "iadd_f32_4096x4096+=4096": "in place: self (4096,4096) f32 += (4096,) f32",
+    "mul_i64_4096x1*1x4096": "(4096,1)*(1,4096) i64",
+}
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    """Runs cmd, returns stdout; a failure stops the benchmark with its stderr."""
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    if p.returncode != 0:
+        sys.exit("bench: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+    return p.stdout
+
+
+def rows(text, kind):
+    return [ln.split("\t")[1:] for ln in text.splitlines() if ln.startswith(kind + "\t")]
+
+
+# ---- the machine ----
+
+def machine():
+    model, procs = "unknown", 0
+    with open("/proc/cpuinfo") as f:
+        for ln in f:
+            if ln.startswith("model name") and model == "unknown":
+                model = ln.split(":", 1)[1].strip()
+            if ln.startswith("processor"):
+                procs += 1
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = int(f.readline().split()[1])
+            mem = "%.1f GiB" % (kib / 2**20)
+    except (OSError, ValueError, IndexError):
+        pass
+    date = run(["date", "-u", "+%F"]).strip()
+    npv = run([PYTHON, "-c", "import numpy; print(numpy.__version__)"]).strip()
+    return {"model": model, "cores": procs, "mem": mem, "date": date, "numpy": npv,
+            "kernel": platform.release()}
+
+
+# ---- 2. kernel speed ----
+
+def kernel_speed(kb, runs, min_k, max_k):
+    log("ref kernels, memcpy, sweep (%s)" % kb)
+    ref = run([kb, "--runs", str(runs), "--min-k", str(min_k), "--max-k", str(max_k)])
+    log("NumPy (%s)" % PYTHON)
+    npy = run([PYTHON, os.path.join(HERE, "numpy_bench.py"), "--runs", str(runs),
+               "--min-k", str(min_k), "--max-k", str(max_k)])
+    kernels = {r[0]: {"ns": float(r[1]), "out": int(r[2]), "in": int(r[3])} for r in rows(ref, "kernel")}
+    memcpy = {int(r[0]): float(r[1]) for r in rows(ref, "memcpy")}
+    for r in rows(npy, "numpy"):
+        kernels[r[0]]["np_out"] = float(r[1])
+        kernels[r[0]]["np_alloc"] = float(r[2])
+    for name, k in kernels.items():
+        # where has no out= in NumPy: compare with the faster of its two forms.
+        k["np_cmp"] = min(k["np_out"], k["np_alloc"]) if name.startswith("where") else k["np_out"]
+        k["ratio"] = k["ns"] / k["np_cmp"]
+        k["memcpy"] = memcpy[k["out"]]
+    scale = [(int(r[0]), int(r[1]), float(r[2])) for r in rows(ref, "scale")]
+    npscale = {int(r[0]): float(r[2]) for r in rows(npy, "npscale")}
+    return kernels, scale, npscale
+
+
+def kernel_table(kernels, runs):
+    out = ["| broadcast | output | ref ms | ref GB/s | NumPy out= ms | NumPy allocating ms "
+           "| ratio ref/NumPy | memcpy GB/s (same size) | ref/memcpy time | goal ≤ 2x |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for name, k in kernels.items():
+        gbs = k["out"] / k["ns"]
+        out.append("| %s | %.0f MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |" % (
+            LABELS.get(name, name), k["out"] / 2**20, k["ns"] / 1e6, gbs, k["np_out"] / 1e6,
+            k["np_alloc"] / 1e6, k["ratio"], k["out"] / k["memcpy"], k["ns"] / k["memcpy"],
+            "met" if k["ratio"] <= GOAL_RATIO else "**missed**"))
+    return out
+
+
+# ---- diagnosis of a missed goal ----
+
+def callgrind(kb, name):
+    """Ir per output element inside bc_eval, and the top functions' shares."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        cg = os.path.join(tmp, "cg.out")
+        run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg,
+             "--toggle-collect=bc_eval", kb, "--only", name, "--runs", "1"])
+        ann = run(["callgrind_annotate", "--inclusive=no", "--threshold=95", cg])
+    total, funcs = None, []
+    for ln in ann.splitlines():
+        m = re.match(r"\s*([\d,]+) \(\s*([\d.]+)%\)\s+(\S+?):(\S+)", ln)
+        if "PROGRAM TOTALS" in ln:
+            total = int(ln.split()[0].replace(",", ""))
+        elif m and total is not None:
+            funcs.append((m.group(4).split()[0], int(m.group(1).replace(",", "")), float(m.group(2))))
+    return total, funcs[:3]
+
+
+def packed_ops(kb, func):
+    """(packed, scalar) SSE/AVX arithmetic instructions in func's machine code."""
+    if shutil.which("objdump") is None:
+        return None
+    dis = run(["objdump", "-d", "--no-show-raw-insn", kb])
+    body, inside = [], False
+    for ln in dis.splitlines():
+        if re.match(r"^[0-9a-f]+ <%s>:" % re.escape(func), ln):
+            inside = True
+        elif inside and ln.strip() == "":
+            break
+        elif inside:
+            body.append(ln)
+    ops = [ln.split("\t")[-1].split()[0] for ln in body if "\t" in ln]
+    packed = sum(1 for o in ops if re.match(r"v?(add|sub|mul|div|max|min)p[sd]$|v?padd[bwdq]$|v?pmul", o))
+    scalar = sum(1 for o in ops if re.match(r"v?(add|sub|mul|div|max|min)s[sd]$", o))
+    return packed, scalar
+
+
+def o3_time(build, name, runs):
+    """The broadcast timed with ref rebuilt at -O3 (gcc's full vectoriser), as an experiment."""
+    b3 = os.path.join(build, "bench-O3")
+    p = subprocess.run(["make", "-s", "BUILD=" + b3, "OPT=-O3 -g", b3 + "/kernel-bench"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        log("the -O3 rebuild failed:\n" + p.stdout)
+        return None
+    out = run([os.path.join(b3, "kernel-bench"), "--only", name, "--runs", str(runs)])
+    return float(rows(out, "kernel")[0][1])
+
+
+def diagnose(kb, build, kernels, runs):
+    lines = []
+    for name, k in kernels.items():
+        if k["ratio"] <= DIAGNOSE_RATIO:
+            continue
+        log("diagnosing %s (ratio %.2f)" % (name, k["ratio"]))
+        elems = k["out"] // 8 if name.startswith("mul_i64") else k["out"] // 4
+        lines.append("### %s: ref/NumPy = %.2f (%s)" % (
+            LABELS.get(name, name), k["ratio"],
+            "goal missed" if k["ratio"] > GOAL_RATIO else "met, but close to the 2x goal"))
+        lines.append("")
+        cg = callgrind(kb, name)
+        hot = None
+        if cg is not None and cg[0]:
+            total, funcs = cg
+            evals = 2  # kernel-bench --runs 1: a warm-up and one timed call
+            lines.append("- callgrind (instructions inside bc_eval, 2 calls): %.1f instructions per "
+                         "output element; by function: %s." % (
+                             total / (evals * elems),
+                             "; ".join("%s %.1f/element (%.0f%%)" % (f, ir / (evals * elems), pct)
+                                       for f, ir, pct in funcs)))
+            hot = next((f for f, _, _ in funcs if not f.startswith("__")), None)
+            if any(f.startswith("__memcpy") or f.startswith("__memmove") for f, _, _ in funcs):
+                lines.append("  libc memcpy appears among the hot functions: the where loop copies "
+                             "each element with a memcpy call of run-time size.")
+        else:
+            lines.append("- callgrind: not available (install valgrind).")
+        if hot is not None:
+            po = packed_ops(kb, hot)
+            if po is not None and po[0] + po[1] == 0:
+                lines.append("- objdump of `%s`: no arithmetic instructions: it only moves "
+                             "elements." % hot)
+            elif po is not None:
+                lines.append("- objdump of `%s`: %d packed (SIMD) and %d scalar float/int arithmetic "
+                             "instructions%s." % (hot, po[0], po[1],
+                                                  " — the loop is not vectorised at the project's -O2"
+                                                  if po[0] == 0 and po[1] > 0 else ""))
+        t3 = o3_time(build, name, runs)
+        if t3 is not None:
+            lines.append("- the same kernel with ref rebuilt at -O3 -g (experiment only; the table "
+                         "uses the project's flags): %.2f ms, ratio %.2f." % (t3 / 1e6, t3 / k["np_cmp"]))
+        lines.append("")
+    return lines
+
+
+# ---- 3. memory ----
+
+def memory(kb):
+    log("peak RSS, one process per broadcast")
+    names = run([kb, "--list"]).split()
+    base = int(rows(run([kb, "--rss", "none"]), "rss")[0][1])
+    res = []
+    for n in names:
+        r = rows(run([kb, "--rss", n]), "rss")[0]
+        res.append((n, int(r[1]) * 1024, int(r[2]), int(r[3])))
+    return base * 1024, res
+
+
+def memory_table(base, res):
+    out = ["| broadcast | inputs | output | inputs + output | peak RSS | RSS − (in + out) | goal ≤ +16 MiB |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    mib = lambda b: "%.2f MiB" % (b / 2**20)
+    for n, rss, i, o in res:
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            LABELS.get(n, n), mib(i), mib(o), mib(i + o), mib(rss), mib(rss - i - o),
+            "met" if rss <= i + o + GOAL_RSS_SLACK else "**missed**"))
+    return out
+
+
+# ---- 5. scaling, and the SVG ----
+
+def loglog_slope(pts):
+    xs = [math.log10(p[0]) for p in pts]
+    ys = [math.log10(p[1]) for p in pts]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def linear_fit(pts):
+    """(b, a in µs) of the least-squares line time_ns = a + b * elements."""
+    mx, my = statistics.fmean(p[0] for p in pts), statistics.fmean(p[1] for p in pts)
+    b = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+    return b, (my - b * mx) / 1e3
+
+
+def svg_plot(path, series, title):
+    """A log-log line plot in plain SVG: series is [(label, colour, [(x, y)])]."""
+    w, h, l, r, t, b = 640, 420, 70, 20, 40, 50
+    allp = [p for _, _, pts in series for p in pts]
+    x0, x1 = math.floor(math.log10(min(p[0] for p in allp))), math.ceil(math.log10(max(p[0] for p in allp)))
+    y0, y1 = math.floor(math.log10(min(p[1] for p in allp))), math.ceil(math.log10(max(p[1] for p in allp)))
+    sx = lambda x: l + (math.log10(x) - x0) / (x1 - x0) * (w - l - r)
+    sy = lambda y: h - b - (math.log10(y) - y0) / (y1 - y0) * (h - t - b)
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
+         'font-size="12">' % (w, h),
+         '<!-- Generated by `make bench` (bench/report.py). Do not edit by hand. -->',
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="%d" y="20" font-size="14">%s</text>' % (l, title)]
+    for e in range(x0, x1 + 1):
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (sx(10**e), t, sx(10**e), h - b))
+        o.append('<text x="%.1f" y="%d" text-anchor="middle">1e%d</text>' % (sx(10**e), h - b + 16, e))
+    for e in range(y0, y1 + 1):
+        o.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (l, sy(10**e), w - r, sy(10**e)))
+        o.append('<text x="%d" y="%.1f" text-anchor="end">1e%d</text>' % (l - 6, sy(10**e) + 4, e))
+    o.append('<text x="%d" y="%d" text-anchor="middle">output elements</text>' % ((l + w - r) // 2, h - 12))
+    o.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">time per call (ns)</text>'
+             % ((t + h - b) // 2, (t + h - b) // 2))
+    for i, (label, colour, pts) in enumerate(series):
+        o.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
+            colour, " ".join("%.1f,%.1f" % (sx(x), sy(y)) for x, y in pts)))
+        for x, y in pts:
+            o.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (sx(x), sy(y), colour))
+        o.append('<text x="%d" y="%d" fill="%s">%s</text>' % (l + 10, t + 16 + 16 * i, colour, label))
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+def scaling_section(scale, npscale, svg_name):
+    ref = [(n, ns) for _, n, ns in scale]
+    npy = [(n, npscale[k]) for k, n, _ in scale if k in npscale]
+    big = [p for p in ref if p[0] >= 2**16]
+    out = ["Broadcast add (n,1)+(1,m) f32 with n·m = 2^k, n = 2^⌊k/2⌋; output preallocated; "
+           "median per call (small sizes repeat the call for ≥ 2 ms per run).", "",
+           "![scaling](%s)" % svg_name, "",
+           "- log-log slope of ref's time over the whole sweep: **%.3f**; over ≥ 2^16 elements "
+           "(fixed per-call cost negligible): **%.3f** (1.000 = linear)." % (
+               loglog_slope(ref), loglog_slope(big) if len(big) >= 2 else float("nan")),
+           "- NumPy (out=) log-log slope, same sweep: %.3f." % loglog_slope(npy) if len(npy) >= 2 else "",
+           "- least-squares line time = a + b·elements over the sweep: ref b = **%.3f ns/element** "
+           "(a = %.1f µs)%s." % (*linear_fit(ref), "; NumPy b = %.3f ns/element" % linear_fit(npy)[0]
+                                  if len(npy) >= 2 else ""),
+           "",
+           "| k | elements | ref µs | ref ns/element | NumPy out= µs | NumPy ns/element |",
+           "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for k, n, ns in scale:
+        nps = npscale.get(k)
+        out.append("| %d | %d | %.1f | %.3f | %s | %s |" % (
+            k, n, ns / 1e3, ns / n, "%.1f" % (nps / 1e3) if nps else "-", "%.3f" % (nps / n) if nps else "-"))
+    return out, ref, npy
+
+
+# ---- the runner half: 1, 4, 5b ----
+# Each part runs when its pieces exist (BUILD/bcast-run, BUILD/targets/ref.so,
+# case files, the `make cases` target) and otherwise says "skipped: needs ...".
+
+def wall(cmd, runs, ok=(0, 1)):
+    """Median wall time (s) of cmd over runs, after one warm-up; exit status in ok
+    (bcast-run exits 1 when a case fails, which is still a complete run)."""
+    times = []
+    for i in range(runs + 1):
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        t = time.perf_counter() - t0
+        if p.returncode not in ok:
+            sys.exit("bench: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+        if i > 0:
+            times.append(t)
+    return statistics.median(times)
+
+
+def runner_parts(build):
+    runner, target = os.path.join(build, "bcast-run"), os.path.join(build, "targets", "ref.so")
+    return runner, target, os.access(runner, os.X_OK) and os.path.exists(target)
+
+
+def count_cases(runner, target, cases, extra=()):
+    out = run([runner, "--target", target, "--list", *extra, cases])
+    return sum(1 for ln in out.splitlines() if ln.strip())
+
+
+def runner_throughput(build, cases, runs):
+    """Part 1: cases/s of bcast-run against ref (isolation is always on: forked
+    workers) at --jobs 1 and 2, against bench/py_checker.py on the same files."""
+    runner, target, have = runner_parts(build)
+    if not have:
+        return ["skipped: needs runner (%s and %s; run `make BUILD=%s`)" % (runner, target, build)]
+    if not glob.glob(os.path.join(cases, "*.cases")):
+        return ["skipped: needs runner cases (no %s/*.cases; run `make cases`)" % cases]
+    log("runner throughput on %s" % cases)
+    n = count_cases(runner, target, cases)
+    t = {j: wall([runner, "--target", target, "--jobs", str(j), "--no-color", cases], runs) for j in (1, 2)}
+    tp = wall([PYTHON, os.path.join(HERE, "py_checker.py"), cases], runs)
+    best = min(t.values())
+    out = ["`%s --target %s --jobs J %s` (whole command, median wall of %d runs) against "
+           "`%s bench/py_checker.py %s` (NumPy, numpy.testing; skips what it cannot express, "
+           "counted as checked here) on the same %d cases." % (runner, target, cases, runs, PYTHON, cases, n), "",
+           "| checker | wall s | cases/s |", "| --- | ---: | ---: |"]
+    for j in (1, 2):
+        out.append("| bcast-run --jobs %d | %.3f | %.0f |" % (j, t[j], n / t[j]))
+    out.append("| py_checker.py | %.3f | %.0f |" % (tp, n / tp))
+    out += ["", "- goal 20k+ cases in ≤ 1 s wall: %d cases in %.3f s: %s" % (
+                n, best, "met" if n >= 20000 and best <= 1.0 else
+                ("**missed**" if n >= 20000 else "not measurable (only %d cases)" % n)),
+            "- goal ≥ 50x the Python checker's cases/s: %.1fx: %s" % (
+                tp / best, "met" if tp / best >= 50 else "**missed**")]
+    return out
+
+
+def generation_time(enabled):
+    """Part 4: wall time of `make cases` (one run: it takes tens of seconds)."""
+    if not enabled:
+        return ["skipped: BENCH_GEN=0 (generation is timed by `make bench`, which reruns `make cases`)"]
+    # `cases` is also a directory, so without a rule make finds nothing to do.
+    p = subprocess.run(["make", "-n", "cases"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0 or "Nothing to be done" in p.stdout or "is up to date" in p.stdout:
+        return ["skipped: needs runner-side generation: no `make cases` rule yet (gen/gen.mk)"]
+    log("timing make cases")
+    t0 = time.perf_counter()
+    p = subprocess.run(["make", "-s", "cases"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t = time.perf_counter() - t0
+    if p.returncode != 0:
+        return ["`make cases` failed (exit %d): %s" % (p.returncode, p.stderr.strip()[-400:])]
+    return ["`make cases`: %.1f s wall (one run; it regenerates cases/ deterministically). "
+            "Goal < 60 s: %s." % (t, "met" if t < 60 else "**missed**")]
+
+
+def runner_scaling(build, cases, runs):
+    """Part 5, runner half: runner time on about 1k, 5k, 20k and all cases,
+    the subsets taken with --shard 1/N (every N-th case by id)."""
+    runner, target, have = runner_parts(build)
+    if not have or not glob.glob(os.path.join(cases, "*.cases")):
+        return ["skipped: needs runner (bcast-run, targets/ref.so and %s/*.cases)" % cases]
+    log("runner scaling")
+    total = count_cases(runner, target, cases)
+    out = ["| subset | cases | wall s (--jobs 1) | µs/case |", "| --- | ---: | ---: | ---: |"]
+    pts = []
+    for want in (1000, 5000, 20000, None):
+        if want is not None and total // want < 2:
+            continue  # no proper subset of about that size
+        extra = () if want is None else ("--shard", "1/%d" % (total // want))
+        n = count_cases(runner, target, cases, extra)
+        t = wall([runner, "--target", target, "--jobs", "1", "--no-color", *extra, cases], runs)
+        pts.append((n, t))
+        out.append("| %s | %d | %.3f | %.1f |" % ("all" if want is None else "--shard " + extra[1], n, t, t / n * 1e6))
+    if len(pts) >= 2:
+        out += ["", "log-log slope of wall time against cases: %.3f (includes the fixed start-up "
+                "cost: parsing every file happens before sharding)." % loglog_slope(pts)]
+    return out
+
+
+# ---- the report ----
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--min-k", type=int, default=10)
+    ap.add_argument("--max-k", type=int, default=26)
+    ap.add_argument("--out", default="reports")
+    ap.add_argument("--no-diagnose", action="store_true", help="skip the callgrind/-O3 diagnosis")
+    ap.add_argument("--cases", default="cases", help="case directory for the runner parts")
+    ap.add_argument("--gen", type=int, default=1, help="1: time `make cases` (part 4); 0: skip it")
+    a = ap.parse_args()
+    if a.runs < 5:
+        sys.exit("bench: --runs must be >= 5 (medians over at least 5 runs)")
+    kb = os.path.join(a.build, "kernel-bench")
+    if not os.access(kb, os.X_OK):
+        sys.exit("bench: %s is missing; run `make BUILD=%s` first" % (kb, a.build))
+    os.makedirs(a.out, exist_ok=True)
+
+    m = machine()
+    kernels, scale, npscale = kernel_speed(kb, a.runs, a.min_k, a.max_k)
+    base, rss = memory(kb)
+    diag = [] if a.no_diagnose else diagnose(kb, a.build, kernels, a.runs)
+    svg_name = "bench-scaling.svg"
+    scal, ref_pts, np_pts = scaling_section(scale, npscale, svg_name)
+    svg_plot(os.path.join(a.out, svg_name),
+             [("ref (bc_eval)", "#1f77b4", ref_pts), ("NumPy np.add(out=)", "#d62728", np_pts)],
+             "Broadcast add (n,1)+(1,m) f32: time vs output size")
+    gen = generation_time(a.gen)  # first: it (re)writes the cases the runner parts read
+    hooks = [("1. Runner throughput", runner_throughput(a.build, a.cases, a.runs)),
+             ("4. Generation time", gen),
+             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs))]
+    for title, msg in hooks:
+        if msg and msg[0].startswith("skipped"):
+            log("%s: %s" % (title, msg[0]))
+
+    met = sum(1 for k in kernels.values() if k["ratio"] <= GOAL_RATIO)
+    L = ["# bcast benchmarks", "",
+         "Generated by `make bench` (bench/report.py). Do not edit by hand.", "",
+         "## Machine", "",
+         "- date: %s" % m["date"],
+         "- CPU: %s, %d logical cores%s" % (m["model"], m["cores"], ", %s RAM" % m["mem"] if m["mem"] else ""),
+         "- Linux %s; NumPy %s (%s); ref built by make with the project's flags (-O2 -g)" % (
+             m["kernel"], m["numpy"], PYTHON),
+         "- every time is the median of %d runs after one warm-up run; all figures below "
+         "were measured in this one run" % a.runs, "",
+         "## %s" % hooks[0][0], "", *hooks[0][1], "",
+         "## 2. Reference kernel speed", "",
+         "ref is `bc_eval` (the public API) writing into a buffer the caller allocated once, so "
+         "the **ratio uses NumPy's `out=` form** (preallocated output, the same work). NumPy's "
+         "allocating form is shown for information. `where` has no `out=` in NumPy: its `out=` column "
+         "is `copyto(out, y); copyto(out, x, where=cond)`, and the ratio uses the faster of NumPy's two "
+         "forms. GB/s is output bytes / time. memcpy is a plain C memcpy between two touched buffers "
+         "of the output's size, in the same run.", "",
+         *kernel_table(kernels, a.runs), "",
+         "Goal (ref within 2x of NumPy): met on %d of %d." % (met, len(kernels)), ""]
+    if diag:
+        L += ["### Where ref is slowest against NumPy: the measured cause", "",
+              "For every broadcast above %.1fx: callgrind instruction counts (ref only, "
+              "`kernel-bench --only NAME --runs 1`), the hot function's machine code, and ref rebuilt "
+              "at -O3 as an experiment." % DIAGNOSE_RATIO, "", *diag]
+        L += ["ref's code is not changed by the benchmark (owned by ref/); suggested fixes are in "
+              "the helper's report.", ""]
+    L += ["## 3. Memory", "",
+          "Peak RSS (getrusage(RUSAGE_CHILDREN).ru_maxrss) of one fresh process per broadcast, "
+          "forked by `kernel-bench --rss NAME`: it allocates and fills the operands' storage and "
+          "the output, runs the broadcast once and exits. For in-place the output is self, counted "
+          "once (as an input). A child that allocates nothing peaks at %.2f MiB." % (base / 2**20), "",
+          *memory_table(base, rss), "",
+          "Goal (peak ≤ inputs + output + 16 MiB, i.e. nothing is materialised at the broadcast "
+          "shape): met on %d of %d." % (sum(1 for n, r, i, o in rss if r <= i + o + GOAL_RSS_SLACK), len(rss)), "",
+          "## %s" % hooks[1][0], "", *hooks[1][1], "",
+          "## 5. Scaling (kernel half)", "", *scal, ""]
+    L += ["## %s" % hooks[2][0], "", *hooks[2][1], ""]
+    path = os.path.join(a.out, "bench.md")
+    with open(path, "w") as f:
+        f.write("\n".join(L))
+    log("wrote %s and %s" % (path, os.path.join(a.out, svg_name)))
+
+
+if __name__ == "__main__":
+    main()
