@@ -1,0 +1,70 @@
+/* isolate.h - worker processes that run a target one case at a time, with
+ * read-only inputs, guard-paged outputs in memory the parent reads, per-case
+ * timeouts and crash recovery. See docs/runner.md "Isolation". */
+#ifndef BR_ISOLATE_H
+#define BR_ISOLATE_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "bcast_ref.h"
+#include "caseio.h"
+
+typedef struct br_target_info {
+    char name[128], version[64];
+    int profile;
+    uint64_t ops;
+    uint32_t dtypes;
+    int max_rank;
+    unsigned flags;
+} br_target_info;
+
+/* What a worker reports for one case (lives in memory shared with the parent). */
+typedef struct br_wres {
+    int32_t status;          /* target's return value */
+    int32_t alloc_calls;     /* alloc_output calls made */
+    int32_t alloc_refused;   /* 1 when a call was refused (reason in refuse) */
+    int32_t out_dtype, out_rank;
+    int32_t inputs_changed;  /* bit i: read-only arg i's bytes changed */
+    int64_t out_off, out_bytes;   /* alloc_output buffer: arena offset (-1 none), bytes */
+    int64_t w_off, w_bytes;       /* the writable self/out copy: arena offset (-1 none) */
+    int64_t dur_ns;
+    int64_t out_shape[BC_MAX_RANK];
+    char message[256];
+    char refuse[128];
+} br_wres;
+
+enum { BR_RUN_DONE = 0, BR_RUN_CRASH, BR_RUN_TIMEOUT, BR_RUN_VIOLATION };
+
+typedef struct br_iso_cfg {
+    const char *target;       /* path of the .so */
+    const char *target_arg;   /* or NULL */
+    int jobs;
+    double timeout_s;
+    int64_t out_cap;          /* alloc_output refuses more bytes than this, unless the
+                                 case itself expects a larger result */
+    int64_t arena_cap;        /* largest output or writable arg of any case run */
+    int no_rlimit;            /* skip RLIMIT_AS (sanitizer builds skip it anyway) */
+} br_iso_cfg;
+
+/* Called in the parent for every finished case, while the worker's output is
+ * still in place: base is the arena (offsets in res are relative to it); res
+ * is NULL unless kind is BR_RUN_DONE. why explains crash/timeout/violation. */
+typedef void (*br_done_fn)(void *ctx, size_t case_index, int kind, const br_wres *res,
+                           const char *base, const char *why);
+
+typedef struct br_iso br_iso;
+
+/* Forks cfg->jobs workers over cs (cases must be loaded and materialized:
+ * workers see them through fork). Fills info from the first worker.
+ * Returns NULL with err on failure (target not loadable, init failed). */
+br_iso *br_iso_start(br_caseset *cs, const br_iso_cfg *cfg, br_target_info *info, br_err *err);
+
+/* Runs the listed cases (indices into cs->cases, each with its profile) and
+ * calls done for each. Stops early when *stop becomes nonzero; returns the
+ * number of cases finished. */
+size_t br_iso_run(br_iso *iso, const size_t *cases, const int *profiles, size_t n,
+                  br_done_fn done, void *ctx, volatile sig_atomic_t *stop);
+
+void br_iso_stop(br_iso *iso);
+
+#endif

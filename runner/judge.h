@@ -1,0 +1,27 @@
+/* judge.h - deciding each case's outcome: capability skips, and comparing what
+ * a worker produced against the case's expectation. */
+#ifndef BR_JUDGE_H
+#define BR_JUDGE_H
+
+#include <stddef.h>
+#include "caseio.h"
+#include "isolate.h"
+#include "report.h"
+
+#define BR_CANARY 0xA5   /* must match isolate.c's slack fill */
+
+/* Why the target cannot run c (op, dtype, rank, strided input, mode outside
+ * its declared capabilities), or NULL when it can. */
+const char *br_skip_reason(const br_case *c, const br_target_info *t, int profile, char *buf, size_t cap);
+
+/* Fills the case's descriptive fields (id, suite, tags, op, dtypes, shapes...). */
+void br_rec_describe(br_report *rep, br_rec *rec, const br_case *c);
+
+/* Judges one finished case (see br_done_fn for kind/res/base/why) into rec. */
+void br_judge(br_report *rep, br_rec *rec, const br_case *c, int profile, int kind,
+              const br_wres *res, const char *base, const char *why);
+
+/* Whether the view (offset, strides) is plain C-contiguous. */
+int br_is_contiguous(const br_arg *a);
+
+#endif

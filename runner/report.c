@@ -1,0 +1,82 @@
+/* report.c - the result model: records, totals, the closing line, and the exit status. */
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const br_outcome_names[BR_O_COUNT] = { "pass", "fail", "skip", "crash", "timeout", "violation" };
+
+int br_outcome_from_name(const char *s)
+{
+    for (int i = 0; i < BR_O_COUNT; i++) if (strcmp(s, br_outcome_names[i]) == 0) return i;
+    return -1;
+}
+
+const char *br_report_str(br_report *r, const char *s)
+{
+    if (s == NULL || *s == '\0') return "";
+    size_t n = strlen(s);
+    char *d = br_pool_alloc(&r->strs, n + 1);
+    if (d == NULL) { fputs("bcast-run: out of memory\n", stderr); exit(2); }
+    memcpy(d, s, n + 1);
+    return d;
+}
+
+br_rec *br_report_add(br_report *r)
+{
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 1024;
+        br_rec *v = realloc(r->recs, nc * sizeof *v);
+        if (v == NULL) { fputs("bcast-run: out of memory\n", stderr); exit(2); }
+        r->recs = v;
+        r->cap = nc;
+    }
+    br_rec *x = &r->recs[r->n++];
+    memset(x, 0, sizeof *x);
+    x->id = x->suite = x->tags = x->rules = x->op = x->mode = x->dtypes = x->shapes = x->strides = "";
+    x->reason = x->expected = x->actual = x->mismatch = x->error_class = x->error_message = "";
+    x->known_reason = x->file = "";
+    return x;
+}
+
+void br_report_free(br_report *r)
+{
+    free(r->recs);
+    br_pool_free(&r->strs);
+    memset(r, 0, sizeof *r);
+}
+
+void br_report_totals(const br_report *r, br_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < r->n; i++) {
+        const br_rec *x = &r->recs[i];
+        t->total++;
+        if (x->outcome == BR_O_PASS) { t->passed++; if (x->unexpected_pass) t->xpass++; continue; }
+        if (x->outcome == BR_O_SKIP) { t->skipped++; continue; }
+        if (x->expected_failure) { t->xfail++; continue; }
+        switch (x->outcome) {
+        case BR_O_CRASH: t->crashed++; break;
+        case BR_O_TIMEOUT: t->timed_out++; break;
+        case BR_O_VIOLATION: t->violations++; t->failed++; break;   /* violations count as failed */
+        default: t->failed++; break;
+        }
+    }
+}
+
+void br_totals_line(const br_totals *t, char *buf, size_t cap)
+{
+    int o = snprintf(buf, cap, "%zu passed, %zu failed, %zu skipped", t->passed, t->failed, t->skipped);
+    if (o < 0 || (size_t)o >= cap) return;
+    if (t->crashed) o += snprintf(buf + o, cap - (size_t)o, ", %zu crashed", t->crashed);
+    if ((size_t)o >= cap) return;
+    if (t->timed_out) o += snprintf(buf + o, cap - (size_t)o, ", %zu timed out", t->timed_out);
+    if ((size_t)o >= cap) return;
+    if (t->xfail) snprintf(buf + o, cap - (size_t)o, ", %zu expected failures", t->xfail);
+}
+
+int br_report_exit(const br_totals *t)
+{
+    return (t->failed || t->crashed || t->timed_out) ? 1 : 0;
+}

@@ -1,0 +1,39 @@
+# runner/runner.mk - bcast-run (the conformance runner), its unit tests and `make run`.
+#
+#   $(BUILD)/bcast-run       the runner (links libbcastref.a for names and bc_eval)
+#   $(BUILD)/test-runner     unit tests of the parser, comparison, selection, reports
+#   make run                 the whole default suite against the bundled reference target
+
+RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/compare.c runner/select.c runner/isolate.c \
+                  runner/judge.c runner/report.c runner/report_text.c runner/report_json.c \
+                  runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c
+RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
+RUNNER_BIN     := $(BUILD)/bcast-run
+RUNNER_TEST    := $(BUILD)/test-runner
+RUNNER_LDLIBS  := -ldl $(LDLIBS_M)
+
+$(RUNNER_BIN): $(BUILD)/runner/main.o $(RUNNER_LIB_OBJ) $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
+
+$(RUNNER_TEST): $(BUILD)/runner/tests/test_runner.o $(RUNNER_LIB_OBJ) $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
+
+$(BUILD)/runner/tests/test_runner.o: ALL_CFLAGS += -Irunner -Itests
+
+ALL_TARGETS += $(RUNNER_BIN) $(RUNNER_TEST)
+TESTS += $(RUNNER_TEST)
+-include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d
+
+run: $(RUNNER_BIN) $(BUILD)/targets/ref.so
+	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so cases/
+
+.PHONY: run
+
+# libFuzzer harness for the case reader (clang only; not part of `all`).
+FUZZ_CASEIO := $(BUILD)/fuzz-caseio
+$(FUZZ_CASEIO): runner/tests/fuzz_caseio.c runner/caseio.c runner/util.c $(REF_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Irunner -fsanitize=fuzzer,address,undefined \
+	  -o $@ runner/tests/fuzz_caseio.c runner/caseio.c runner/util.c $(REF_SRC) -ldl -lm
+fuzz-caseio: $(FUZZ_CASEIO)
+.PHONY: fuzz-caseio

@@ -1,0 +1,447 @@
+/* test_runner.c - unit tests of the runner: parser, comparison, fnv1a64, filters, shards, expectations. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "bcast_ref.h"
+#include "caseio.h"
+#include "compare.h"
+#include "judge.h"
+#include "report.h"
+#include "select.h"
+
+static const char good_case[] =
+    "bcast-cases 1\n"
+    "# case-set 2026-11-22\n"
+    "\n"
+    "case binary/add/i32/(2,1)x(3,)\n"
+    "suite exhaustive\n"
+    "tags rank-mismatch stretch\n"
+    "rules B1 B2\n"
+    "op add\n"
+    "mode value\n"
+    "source numpy torch\n"
+    "arg x i32 (2,1) (1,1) 0 2\n"
+    "values 1 2\n"
+    "arg y i32 (3,) (1,) 0 3\n"
+    "values 10 20 30\n"
+    "expect * ok i32 (2,3) exact\n"
+    "values 11 21 31 12 22 32\n"
+    "end\n";
+
+/* Parses text as file "t.cases"; returns the loader's status, err filled. */
+static int load_text(br_caseset *cs, const char *text, br_err *err)
+{
+    memset(cs, 0, sizeof *cs);
+    size_t n = strlen(text);
+    char *b = malloc(n + 1);
+    memcpy(b, text, n + 1);
+    int rc = br_load_buffer(cs, "t.cases", b, n, err);
+    if (rc == 0) rc = br_finish(cs, err);
+    return rc;
+}
+
+/* good_case with the first occurrence of `from` replaced by `to`. */
+static char *mutate(const char *from, const char *to)
+{
+    const char *p = strstr(good_case, from);
+    if (p == NULL) return NULL;
+    size_t a = (size_t)(p - good_case), fl = strlen(from), tl = strlen(to), n = strlen(good_case);
+    char *s = malloc(n - fl + tl + 1);
+    memcpy(s, good_case, a);
+    memcpy(s + a, to, tl);
+    memcpy(s + a + tl, p + fl, n - a - fl + 1);
+    return s;
+}
+
+/* Expects loading text to fail with an error containing want (file:line included). */
+static void expect_error(const char *text, const char *want)
+{
+    br_caseset cs;
+    br_err err;
+    err.msg[0] = '\0';
+    int rc = load_text(&cs, text, &err);
+    CHECK(rc == -1);
+    if (rc != -1 || strstr(err.msg, want) == NULL)
+        fprintf(stderr, "  for error '%s' got '%s'\n", want, rc == -1 ? err.msg : "(no error)");
+    CHECK(rc == -1 && strstr(err.msg, want) != NULL);
+    br_caseset_free(&cs);
+}
+
+static void expect_mutation_error(const char *from, const char *to, const char *want)
+{
+    char *s = mutate(from, to);
+    CHECK(s != NULL);
+    if (s == NULL) return;
+    expect_error(s, want);
+    free(s);
+}
+
+static void test_valid_record_round_trips(void)
+{
+    br_caseset cs;
+    br_err err;
+    CHECK(load_text(&cs, good_case, &err) == 0);
+    CHECK_EQ_I64(cs.n, 1);
+    const br_case *c = &cs.cases[0];
+    CHECK_STREQ(c->id, "binary/add/i32/(2,1)x(3,)");
+    CHECK_STREQ(c->suite, "exhaustive");
+    CHECK_STREQ(c->tags, "rank-mismatch stretch");
+    CHECK_STREQ(c->rules, "B1 B2");
+    CHECK_STREQ(cs.caseset_version, "2026-11-22");
+    CHECK_EQ_I64(c->op, BCT_ADD);
+    CHECK_EQ_I64(c->nargs, 2);
+    CHECK_EQ_I64(c->args[0].rank, 2);
+    CHECK_EQ_I64(c->args[0].shape[0], 2);
+    CHECK_EQ_I64(((const int32_t *)c->args[1].data)[2], 30);
+    CHECK_EQ_I64(c->nexpect, 1);
+    CHECK_EQ_I64(c->expect[0].profile, BR_PROFILE_ANY);
+    CHECK_EQ_I64(c->expect[0].nelem, 6);
+    CHECK_EQ_I64(((const int32_t *)c->expect[0].values)[5], 32);
+    CHECK_EQ_I64(c->line, 4);
+    br_caseset_free(&cs);
+}
+
+static void test_header_errors(void)
+{
+    expect_error("", "t.cases:1: empty file");
+    expect_error("bcast-cases 2\n", "t.cases:1: unknown format version '2'");
+    expect_error("hello\n", "t.cases:1: not a bcast case file");
+    expect_error("bcast-cases 1\n\x01\x02garbage\n", "t.cases:2: control character");
+    char bin[] = "bcast-cases 1\ncase a\0b\n";
+    br_caseset cs;
+    br_err err;
+    memset(&cs, 0, sizeof cs);
+    char *b = malloc(sizeof bin);
+    memcpy(b, bin, sizeof bin);
+    CHECK(br_load_buffer(&cs, "t.cases", b, sizeof bin - 1, &err) == -1);
+    CHECK(strstr(err.msg, "t.cases:2: binary data") != NULL);
+    br_caseset_free(&cs);
+}
+
+static void test_truncated_files(void)
+{
+    /* cut the file at every line boundary: never a crash, always file:line */
+    for (size_t cut = 14; cut < sizeof good_case - 2; cut++) {
+        if (good_case[cut - 1] != '\n') continue;
+        char *s = malloc(cut + 1);
+        memcpy(s, good_case, cut);
+        s[cut] = '\0';
+        br_caseset cs;
+        br_err err;
+        int rc = load_text(&cs, s, &err);
+        /* only the cut right after the comment/blank lines leaves a valid (empty) file */
+        if (rc == 0) CHECK(cs.n == 0);
+        else CHECK(strncmp(err.msg, "t.cases:", 8) == 0);
+        br_caseset_free(&cs);
+        free(s);
+    }
+    expect_error("bcast-cases 1\ncase a\nsuite s\nop add\n", "truncated: case a has no 'end'");
+    /* a values line cut short */
+    expect_mutation_error("values 10 20 30\n", "values 10 20\n", "t.cases:14: expected 3 values, found 2");
+}
+
+static void test_bad_numbers_and_values(void)
+{
+    expect_mutation_error("values 10 20 30", "values 10 2x 30", "t.cases:14: bad i32 value '2x'");
+    expect_mutation_error("values 10 20 30", "values 10 20 30 40", "t.cases:14: too many values");
+    expect_mutation_error("values 10 20 30", "values 10 20 3000000000", "out of range for i32");
+    expect_mutation_error("values 10 20 30", "values 10 20 99999999999999999999999", "bad i32 value");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3", "arg y i32 (3,) (1,) zero 3", "t.cases:13: bad offset");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3", "arg y i32 (3,) (1,) 0 -3", "storage -3 outside");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y f32 (3,) (1,) 0 3\nvalues 1 0x1p+200 nan",
+                          "out of range for f32");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y u8 (3,) (1,) 0 3\nvalues 1 256 3",
+                          "out of range for u8");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y bool (3,) (1,) 0 3\nvalues 1 2 0",
+                          "out of range for bool");
+}
+
+static void test_bad_shapes(void)
+{
+    expect_mutation_error("arg y i32 (3,)", "arg y i32 (-3,)", "t.cases:13: arg y: negative extent");
+    expect_mutation_error("arg y i32 (3,)", "arg y i32 (9223372036854775808,)", "bad shape");
+    expect_mutation_error("arg y i32 (3,)", "arg y i32 (3", "bad shape");
+    expect_mutation_error("arg y i32 (3,) (1,)", "arg y i32 (3,) (1,1)", "2 strides for rank 1");
+    /* huge extents with stride 0 stay inside a one-element storage (B16 cases) */
+    expect_mutation_error("arg y i32 (3,) (1,)", "arg y i32 (4611686018427387904,4611686018427387904) (1,1)",
+                          "outside its storage");
+    /* rank 10^6: rejected by counting commas, before anything is allocated */
+    size_t n = 1000000;
+    char *big = malloc(2 * n + 16);
+    size_t o = 0;
+    big[o++] = '(';
+    for (size_t i = 0; i < n; i++) { big[o++] = '1'; big[o++] = ','; }
+    big[o++] = ')';
+    big[o] = '\0';
+    size_t tl = strlen("arg y i32 ") + o + 1;
+    char *line = malloc(tl);
+    snprintf(line, tl, "arg y i32 %s", big);
+    expect_mutation_error("arg y i32 (3,)", line, "rank above 128");
+    free(line);
+    free(big);
+}
+
+static void test_views_outside_storage(void)
+{
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3", "arg y i32 (3,) (1,) 1 3", "the view addresses elements outside its storage");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3", "arg y i32 (3,) (-1,) 0 3", "outside its storage");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3", "arg y i32 (3,) (4611686018427387904,) 0 3", "outside its storage");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30",
+                          "arg y i32 (3,) (1,) 0 3000000000\nvalues 1", "storage 3000000000 outside");
+    /* values above the values-line cap need a pattern */
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30",
+                          "arg y i32 (3,) (0,) 0 100000000\nvalues 1", "too many for a values line");
+}
+
+static void test_record_structure_errors(void)
+{
+    expect_mutation_error("suite exhaustive\n", "suite exhaustive\nsuite ops\n", "t.cases:6: key 'suite' repeats");
+    expect_mutation_error("op add\n", "op frobnicate\n", "t.cases:8: unknown op 'frobnicate'");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30\n", "", "t.cases:15: case binary/add/i32/(2,1)x(3,): op add takes 2 args, found 1");
+    expect_mutation_error("rules B1 B2\n", "colour red\n", "t.cases:7: unknown key 'colour'");
+    expect_mutation_error("tags rank-mismatch stretch\nrules B1 B2\n", "rules B1 B2\ntags x\n", "out of order");
+    expect_mutation_error("expect * ok i32 (2,3) exact\nvalues 11 21 31 12 22 32\n", "", "has no expect line");
+    expect_mutation_error("expect * ok i32 (2,3) exact", "expect numpy ok i32 (2,3) exact", "needs a matching expect");
+    expect_mutation_error("expect * ok i32 (2,3) exact", "expect * ok i32 (2,3) fuzzy", "unknown comparison");
+    expect_mutation_error("expect * ok i32 (2,3) exact\nvalues 11 21 31 12 22 32\n",
+                          "expect * error sadness\n", "unknown error class 'sadness'");
+    expect_mutation_error("end\n", "end\nend\n", "t.cases:18: 'end' outside a case record");
+    /* duplicate ids name both places */
+    size_t n = strlen(good_case);
+    char *two = malloc(2 * n);
+    memcpy(two, good_case, n);
+    memcpy(two + n, good_case + 14, n - 14 + 1);
+    expect_error(two, "t.cases:20: duplicate case id binary/add/i32/(2,1)x(3,) (first at t.cases:4)");
+    free(two);
+}
+
+static void test_pattern_materializes(void)
+{
+    char *s = mutate("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y i32 (3,) (1,) 0 3\npattern ramp 3 1 5 2 1");
+    br_caseset cs;
+    br_err err;
+    CHECK(load_text(&cs, s, &err) == 0);
+    br_case *c = &cs.cases[0];
+    CHECK(c->args[1].data == NULL);
+    CHECK(br_materialize(&cs, c, &err) == 0);
+    const int32_t *v = c->args[1].data;
+    /* i=0: (1 mod 5)-2 = -1; i=1: (4 mod 5)-2 = 2; i=2: (7 mod 5)-2 = 0 */
+    CHECK(v != NULL && v[0] == -1 && v[1] == 2 && v[2] == 0);
+    br_caseset_free(&cs);
+    free(s);
+    expect_mutation_error("values 10 20 30", "pattern ramp 1 0 0 0 1", "modulus M");
+    expect_mutation_error("values 10 20 30", "pattern ramp 1 0 5 0 2", "divisor D must be 1");
+    expect_mutation_error("values 10 20 30", "pattern sine 1 2", "pattern needs");
+}
+
+static void test_fnv1a64_known_vectors(void)
+{
+    CHECK(br_fnv1a64(BR_FNV_BASIS, "", 0) == 0xcbf29ce484222325ull);
+    CHECK(br_fnv1a64(BR_FNV_BASIS, "a", 1) == 0xaf63dc4c8601ec8cull);
+    CHECK(br_fnv1a64(BR_FNV_BASIS, "foobar", 6) == 0x85944171f73967e8ull);
+}
+
+static void test_digest_canonicalises_nan(void)
+{
+    double a[2] = { 1.0, NAN }, b[2] = { 1.0, -NAN };
+    uint64_t bits = 0x7ff0000000000123ull;   /* a signalling-payload NaN */
+    memcpy(&b[1], &bits, 8);
+    CHECK(br_digest(BCT_F64, a, 2) == br_digest(BCT_F64, b, 2));
+    double c[2] = { 1.0, 2.0 };
+    CHECK(br_digest(BCT_F64, a, 2) != br_digest(BCT_F64, c, 2));
+    /* bytes are hashed little-endian: an i32 1 is 01 00 00 00 */
+    int32_t one = 1;
+    unsigned char le[4] = { 1, 0, 0, 0 };
+    CHECK(br_digest(BCT_I32, &one, 1) == br_fnv1a64(BR_FNV_BASIS, le, 4));
+}
+
+static void test_exact_nan_equals_nan_but_zero_signs_differ(void)
+{
+    double e[3] = { NAN, 0.0, 1.0 }, a[3] = { -NAN, 0.0, 1.0 };
+    int64_t first = -1;
+    CHECK(br_compare(BCT_F64, e, a, 3, BR_CMP_EXACT, 0, &first) == 0);
+    a[1] = -0.0;
+    CHECK(br_compare(BCT_F64, e, a, 3, BR_CMP_EXACT, 0, &first) == 1);
+    CHECK_EQ_I64(first, 1);
+    float fe[1] = { 1.0f }, fa[1] = { NAN };
+    CHECK(br_compare(BCT_F32, fe, fa, 1, BR_CMP_EXACT, 0, &first) == 1);
+}
+
+static void test_ulp_tolerance(void)
+{
+    float e = 1.0f, a = nextafterf(nextafterf(1.0f, 2.0f), 2.0f);   /* 2 ulp above */
+    int64_t first;
+    CHECK(br_compare(BCT_F32, &e, &a, 1, BR_CMP_ULP, 2, &first) == 0);
+    CHECK(br_compare(BCT_F32, &e, &a, 1, BR_CMP_ULP, 1, &first) == 1);
+    CHECK(br_compare(BCT_F32, &e, &a, 1, BR_CMP_EXACT, 0, &first) == 1);
+    double z = 0.0, nz = -0.0, tiny = 4.9406564584124654e-324;
+    CHECK_EQ_I64(br_ulp_distance(BCT_F64, &z, &nz), 0);
+    CHECK_EQ_I64(br_ulp_distance(BCT_F64, &nz, &tiny), 1);
+    double inf = INFINITY, big = 1.7976931348623157e308;   /* 1 ulp apart, but infinities must match */
+    CHECK(br_compare(BCT_F64, &inf, &big, 1, BR_CMP_ULP, 5, &first) == 1);
+    int32_t ie = 5, ia = 6;   /* integers stay exact under ulp */
+    CHECK(br_compare(BCT_I32, &ie, &ia, 1, BR_CMP_ULP, 10, &first) == 1);
+}
+
+static void test_gather_follows_negative_and_zero_strides(void)
+{
+    int32_t st[6] = { 0, 1, 2, 3, 4, 5 }, out[6];
+    int64_t shape[2] = { 2, 3 }, strides[2] = { -3, 1 };
+    br_gather(st, BCT_I32, 2, shape, strides, 3, out);   /* rows reversed */
+    CHECK(out[0] == 3 && out[2] == 5 && out[3] == 0 && out[5] == 2);
+    int64_t s0[2] = { 0, 1 };
+    br_gather(st, BCT_I32, 2, shape, s0, 1, out);        /* B17: stride 0 repeats */
+    CHECK(out[0] == 1 && out[3] == 1 && out[5] == 3);
+}
+
+static br_case fake_case(const char *id, const char *suite, const char *tags, int op, br_arg *args, int nargs)
+{
+    br_case c;
+    memset(&c, 0, sizeof c);
+    c.id = id; c.suite = suite; c.tags = tags; c.rules = ""; c.op = op;
+    c.args = args; c.nargs = nargs;
+    return c;
+}
+
+static void test_filters_or_within_and_across(void)
+{
+    br_arg a[1];
+    memset(a, 0, sizeof a);
+    a[0].dtype = BCT_F32;
+    br_case c1 = fake_case("binary/add/f32/x", "exhaustive", "stretch scalar", BCT_ADD, a, 1);
+    br_case c2 = fake_case("big/add", "large", "stretch", BCT_ADD, a, 1);
+    br_filter f;
+    memset(&f, 0, sizeof f);
+    CHECK(br_filter_match(&f, &c1));
+    CHECK(!br_filter_match(&f, &c2));          /* large is excluded unless asked for */
+    br_filter_add(&f, BR_F_SUITE, "large");
+    CHECK(br_filter_match(&f, &c2) && !br_filter_match(&f, &c1));
+    br_filter_add(&f, BR_F_SUITE, "exhaustive");
+    CHECK(br_filter_match(&f, &c1) && br_filter_match(&f, &c2));   /* OR within a kind */
+    br_filter_add(&f, BR_F_TAG, "scalar");
+    CHECK(br_filter_match(&f, &c1) && !br_filter_match(&f, &c2)); /* AND across kinds */
+    br_filter_add(&f, BR_F_DTYPE, "i8");
+    CHECK(!br_filter_match(&f, &c1));
+    br_filter_add(&f, BR_F_DTYPE, "f32");
+    CHECK(br_filter_match(&f, &c1));
+    br_filter_add(&f, BR_F_ID, "binary/*");
+    CHECK(br_filter_match(&f, &c1));
+    br_filter_add(&f, BR_F_OP, "sub");
+    CHECK(!br_filter_match(&f, &c1));
+    br_filter_free(&f);
+    /* a tag matches whole words only */
+    br_filter g;
+    memset(&g, 0, sizeof g);
+    br_filter_add(&g, BR_F_TAG, "scal");
+    CHECK(!br_filter_match(&g, &c1));
+    br_filter_free(&g);
+}
+
+static void test_glob_and_literal_ids(void)
+{
+    CHECK(br_glob_match("binary/add/*", "binary/add/f32/(2,1)x(3,)"));
+    CHECK(!br_glob_match("binary/sub/*", "binary/add/f32/(2,1)x(3,)"));
+    CHECK(br_glob_match("odd[id]", "odd[id]"));   /* literal equality wins over bracket syntax */
+}
+
+static void test_shard_slices_partition(void)
+{
+    long k, n;
+    CHECK(br_parse_shard("2/3", &k, &n) == 0 && k == 2 && n == 3);
+    CHECK(br_parse_shard("0/3", &k, &n) != 0);
+    CHECK(br_parse_shard("4/3", &k, &n) != 0);
+    CHECK(br_parse_shard("1/", &k, &n) != 0);
+    CHECK(br_parse_shard("a/b", &k, &n) != 0);
+    /* every index lands in exactly one shard */
+    for (size_t i = 0; i < 50; i++) {
+        int hits = 0;
+        for (long s = 1; s <= 3; s++) hits += br_shard_keeps(i, s, 3);
+        CHECK(hits == 1);
+    }
+    CHECK(br_shard_keeps(0, 1, 3) && br_shard_keeps(4, 2, 3));
+}
+
+static void test_expectations_file(void)
+{
+    const char *text = "# known failures\n\nbinary/add/*  adds wrong\nexact/id\tthe reason\n  spaced/id   \nlast/id reason at eof";
+    char *b = malloc(strlen(text) + 1);
+    strcpy(b, text);
+    br_expectations x;
+    memset(&x, 0, sizeof x);
+    br_err err;
+    CHECK(br_expectations_parse(&x, "k.txt", b, &err) == 0);
+    CHECK_EQ_I64(x.n, 4);
+    int exact;
+    CHECK_STREQ(br_expectations_find(&x, "binary/add/f32", &exact), "adds wrong");
+    CHECK(exact == 0);
+    CHECK_STREQ(br_expectations_find(&x, "exact/id", &exact), "the reason");
+    CHECK(exact == 1);
+    CHECK_STREQ(br_expectations_find(&x, "spaced/id", NULL), "");
+    CHECK_STREQ(br_expectations_find(&x, "last/id", NULL), "reason at eof");
+    CHECK(br_expectations_find(&x, "other", NULL) == NULL);
+    CHECK_EQ_I64(x.v[1].line, 4);
+    br_expectations_free(&x);
+}
+
+static void test_totals_line_and_exit(void)
+{
+    br_report r;
+    memset(&r, 0, sizeof r);
+    br_rec *a = br_report_add(&r); a->outcome = BR_O_PASS;
+    br_rec *b = br_report_add(&r); b->outcome = BR_O_FAIL; b->expected_failure = 1;
+    br_rec *c = br_report_add(&r); c->outcome = BR_O_SKIP;
+    br_totals t;
+    br_report_totals(&r, &t);
+    char line[200];
+    br_totals_line(&t, line, sizeof line);
+    CHECK_STREQ(line, "1 passed, 0 failed, 1 skipped, 1 expected failures");
+    CHECK(br_report_exit(&t) == 0);
+    br_rec *d = br_report_add(&r); d->outcome = BR_O_CRASH;
+    br_rec *e = br_report_add(&r); e->outcome = BR_O_VIOLATION;
+    br_report_totals(&r, &t);
+    br_totals_line(&t, line, sizeof line);
+    CHECK_STREQ(line, "1 passed, 1 failed, 1 skipped, 1 crashed, 1 expected failures");
+    CHECK(br_report_exit(&t) == 1);
+    br_report_free(&r);
+}
+
+static void test_contiguity_decides_strided_skip(void)
+{
+    int64_t shape[2] = { 2, 3 }, c[2] = { 3, 1 }, t[2] = { 1, 2 }, one[2] = { 1, 3 }, s1[2] = { 99, 1 };
+    br_arg a;
+    memset(&a, 0, sizeof a);
+    a.rank = 2; a.shape = shape; a.strides = c; a.storage = 6;
+    CHECK(br_is_contiguous(&a));
+    a.strides = t;
+    CHECK(!br_is_contiguous(&a));
+    a.shape = one; a.strides = s1;    /* an extent-1 dim's stride does not matter */
+    CHECK(br_is_contiguous(&a));
+    a.strides = c; a.shape = shape; a.offset = 1;
+    CHECK(!br_is_contiguous(&a));
+}
+
+int main(void)
+{
+    RUN(test_valid_record_round_trips);
+    RUN(test_header_errors);
+    RUN(test_truncated_files);
+    RUN(test_bad_numbers_and_values);
+    RUN(test_bad_shapes);
+    RUN(test_views_outside_storage);
+    RUN(test_record_structure_errors);
+    RUN(test_pattern_materializes);
+    RUN(test_fnv1a64_known_vectors);
+    RUN(test_digest_canonicalises_nan);
+    RUN(test_exact_nan_equals_nan_but_zero_signs_differ);
+    RUN(test_ulp_tolerance);
+    RUN(test_gather_follows_negative_and_zero_strides);
+    RUN(test_filters_or_within_and_across);
+    RUN(test_glob_and_literal_ids);
+    RUN(test_shard_slices_partition);
+    RUN(test_expectations_file);
+    RUN(test_totals_line_and_exit);
+    RUN(test_contiguity_decides_strided_skip);
+    return check_summary();
+}

@@ -1,0 +1,226 @@
+/* util.c - small runner helpers: bump pool, data arena, text buffer, atomic file writes, clock. */
+/* MAP_ANONYMOUS, MAP_NORESERVE, sigaltstack: not in plain POSIX 2008 */
+#define _DEFAULT_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POOL_CHUNK ((size_t)1 << 20)
+
+void *br_pool_alloc(br_pool *p, size_t n)
+{
+    n = (n + 15u) & ~(size_t)15u;
+    if (p->cur == NULL || (size_t)(p->end - p->cur) < n) {
+        size_t sz = n > POOL_CHUNK ? n : POOL_CHUNK;
+        char *c = malloc(sz);
+        if (c == NULL) return NULL;
+        if (p->nchunks == p->capchunks) {
+            size_t nc = p->capchunks ? p->capchunks * 2 : 16;
+            void **v = realloc(p->chunks, nc * sizeof *v);
+            if (v == NULL) { free(c); return NULL; }
+            p->chunks = v; p->capchunks = nc;
+        }
+        p->chunks[p->nchunks++] = c;
+        p->cur = c; p->end = c + sz;
+    }
+    void *r = p->cur;
+    p->cur += n;
+    memset(r, 0, n);
+    return r;
+}
+
+void br_pool_free(br_pool *p)
+{
+    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    free(p->chunks);
+    memset(p, 0, sizeof *p);
+}
+
+#define ARENA_CHUNK ((size_t)16 << 20)
+
+void *br_arena_alloc(br_arena *a, size_t n)
+{
+    size_t need = (n + 63u) & ~(size_t)63u;
+    if (need < n) return NULL;
+    br_chunk *c = a->n ? &a->chunks[a->n - 1] : NULL;
+    if (c == NULL || c->size - c->used < need) {
+        size_t sz = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+        long pg = sysconf(_SC_PAGESIZE);
+        size_t page = pg > 0 ? (size_t)pg : 4096u;
+        sz = (sz + page - 1) / page * page;
+        if (a->n == a->cap) {
+            size_t nc = a->cap ? a->cap * 2 : 8;
+            br_chunk *v = realloc(a->chunks, nc * sizeof *v);
+            if (v == NULL) return NULL;
+            a->chunks = v; a->cap = nc;
+        }
+        void *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        c = &a->chunks[a->n++];
+        c->base = m; c->size = sz; c->used = 0;
+    }
+    void *r = c->base + c->used;   /* fresh anonymous pages are already zero */
+    c->used += need;
+    return r;
+}
+
+int br_arena_protect(br_arena *a, int prot)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (mprotect(a->chunks[i].base, a->chunks[i].size, prot) != 0) return -1;
+    return 0;
+}
+
+int br_arena_contains(const br_arena *a, uintptr_t addr)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        uintptr_t b = (uintptr_t)a->chunks[i].base;
+        if (addr >= b && addr - b < a->chunks[i].size) return 1;
+    }
+    return 0;
+}
+
+void br_arena_free(br_arena *a)
+{
+    for (size_t i = 0; i < a->n; i++) munmap(a->chunks[i].base, a->chunks[i].size);
+    free(a->chunks);
+    memset(a, 0, sizeof *a);
+}
+
+static void buf_reserve(br_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t nc = b->cap ? b->cap : 256;
+    while (nc < b->len + extra + 1) nc *= 2;
+    char *s = realloc(b->s, nc);
+    if (s == NULL) { fputs("bcast-run: out of memory\n", stderr); exit(2); }
+    b->s = s; b->cap = nc;
+}
+
+void br_buf_put(br_buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void br_buf_puts(br_buf *b, const char *s) { br_buf_put(b, s, strlen(s)); }
+
+void br_buf_printf(br_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[512];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof tmp) { br_buf_put(b, tmp, (size_t)n); return; }
+    buf_reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void br_buf_free(br_buf *b) { free(b->s); memset(b, 0, sizeof *b); }
+
+/* A crash between write and rename leaves the old file intact: readers never
+ * see half a report. */
+int br_write_atomic(const char *path, const char *data, size_t len)
+{
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 5);
+    if (tmp == NULL) return -1;
+    memcpy(tmp, path, pl);
+    memcpy(tmp + pl, ".tmp", 5);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) goto fail;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) { if (errno == EINTR) continue; close(fd); goto fail_unlink; }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) { close(fd); goto fail_unlink; }
+    if (close(fd) != 0) goto fail_unlink;
+    if (rename(tmp, path) != 0) goto fail_unlink;
+    free(tmp);
+    return 0;
+fail_unlink: {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+    }
+fail: {
+        int e = errno;
+        free(tmp);
+        errno = e;
+    }
+    return -1;
+}
+
+char *br_read_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0) { close(fd); return NULL; }
+    if (S_ISDIR(st.st_mode)) { close(fd); errno = EISDIR; return NULL; }
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+    char *b = malloc(cap);
+    if (b == NULL) { close(fd); return NULL; }
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(b, cap * 2);
+            if (nb == NULL) { free(b); close(fd); errno = ENOMEM; return NULL; }
+            b = nb; cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n - 1);
+        if (r < 0) { if (errno == EINTR) continue; int e = errno; free(b); close(fd); errno = e; return NULL; }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    b[n] = '\0';
+    *len = n;
+    return b;
+}
+
+int64_t br_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int br_mul_i64(int64_t a, int64_t b, int64_t *out)
+{
+    if (a == 0 || b == 0) { *out = 0; return 0; }
+    if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+              : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)) return -1;
+    *out = a * b;
+    return 0;
+}
+
+int br_add_i64(int64_t a, int64_t b, int64_t *out)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return -1;
+    *out = a + b;
+    return 0;
+}
+
+uint64_t br_fnv1a64(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= BR_FNV_PRIME; }
+    return h;
+}

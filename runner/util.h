@@ -1,0 +1,62 @@
+/* util.h - small runner helpers: bump pool, data arena, text buffer, atomic file writes, clock. */
+#ifndef BR_UTIL_H
+#define BR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+/* Bump allocator for many small, case-lifetime objects (shapes, arg arrays):
+ * no per-value malloc, everything freed at once. */
+typedef struct br_pool {
+    char *cur, *end;
+    void **chunks;
+    size_t nchunks, capchunks;
+} br_pool;
+
+void *br_pool_alloc(br_pool *p, size_t n);   /* 16-aligned, zeroed; NULL only when out of memory */
+void br_pool_free(br_pool *p);
+
+/* Arena for element data (inputs and expected values). Chunks are mmap'd so
+ * that a worker can make all of them read-only with one mprotect per chunk. */
+typedef struct br_chunk { char *base; size_t size, used; } br_chunk;
+typedef struct br_arena {
+    br_chunk *chunks;
+    size_t n, cap;
+} br_arena;
+
+void *br_arena_alloc(br_arena *a, size_t n);  /* 64-aligned, zeroed; NULL when out of memory */
+int br_arena_protect(br_arena *a, int prot);  /* mprotect every chunk; 0 on success */
+int br_arena_contains(const br_arena *a, uintptr_t addr);
+void br_arena_free(br_arena *a);
+
+/* Growable NUL-terminated text. */
+typedef struct br_buf { char *s; size_t len, cap; } br_buf;
+void br_buf_printf(br_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void br_buf_put(br_buf *b, const char *s, size_t n);
+void br_buf_puts(br_buf *b, const char *s);
+void br_buf_free(br_buf *b);
+
+/* Writes data to path atomically: path.tmp, fsync, rename. 0 on success;
+ * otherwise -1 with errno set. */
+int br_write_atomic(const char *path, const char *data, size_t len);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer. NULL with errno on failure. */
+char *br_read_file(const char *path, size_t *len);
+
+int64_t br_now_ns(void);    /* CLOCK_MONOTONIC, comparable across processes */
+
+/* Checked int64 arithmetic: 0 on success, -1 on overflow. */
+int br_mul_i64(int64_t a, int64_t b, int64_t *out);
+int br_add_i64(int64_t a, int64_t b, int64_t *out);
+
+/* 64-bit FNV-1a over bytes, continuing from h (start with BR_FNV_BASIS). */
+#define BR_FNV_BASIS 0xcbf29ce484222325ull
+#define BR_FNV_PRIME 0x100000001b3ull
+uint64_t br_fnv1a64(uint64_t h, const void *data, size_t n);
+
+#endif

@@ -1,0 +1,73 @@
+# targets/targets.mk - the bundled reference target, the broken test targets and the runner's e2e tests.
+#
+#   $(BUILD)/targets/ref.so          bcast-ref: bc_eval behind the target ABI
+#   $(BUILD)/targets/test/*.so       deliberately broken/hostile targets (tests only)
+#   $(BUILD)/targets/test/tiny.so    the minimal adapter of docs/target-abi.md, extracted
+#   make targets-and-tests           build all of the above and run tests/runner/e2e.sh
+#
+# Test targets (targets/broken/, one flaw each; all others run ref correctly).
+# Triggers are by op/mode so tests/runner/e2e.sh knows which fixture ids fail:
+#   wrong_shape          add, value: drops the dim where x is stretched    -> fail
+#   wrong_strides        reads inputs as C-contiguous                       -> fail (layouts)
+#   ignores_zero_size    zero-size operands: result extents 0 become 1      -> fail
+#   no_inplace_check     in-place inplace-shape errors reported as OK       -> fail
+#   write_past_end       sub, value: one element past the output           -> violation
+#   write_input          mul: stores into x                                 -> violation
+#   crash                mul: null store (SIGSEGV); sub: abort()           -> crash
+#   hang / exit          mul: infinite loop / exit(3)                       -> timeout / crash
+#   fixed_profile        ignores call->profile (always NumPy)               -> fail under --profile torch
+#   hostile_*            SIGBUS, page-long overrun, one-element underrun, self
+#                        written before an error, stdout/stderr noise, absurd
+#                        alloc_output requests, bad return values
+#   needs_arg            init() wants --target-arg magic
+#   bad_abi / no_entry   abi_version 99 / no bcast_target_v1                -> exit 2
+
+BCAST_VERSION ?= 0.1.0
+TGT_DIR     := $(BUILD)/targets
+# Static libraries stay private to each .so: ref linked into a target must not
+# interpose on the runner's copy of ref, nor the other way round.
+TGT_LDFLAGS := -shared -Wl,--exclude-libs,ALL
+
+TGT_REF_OBJ    := $(BUILD)/targets/ref/ref_target.o
+TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
+                  write_past_end write_input crash hang exit fixed_profile \
+                  hostile_sigbus hostile_oob_page hostile_self_partial \
+                  hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
+                  needs_arg bad_abi no_entry
+TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
+TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so
+
+$(TGT_REF_OBJ) $(TGT_BROKEN_OBJ): ALL_CFLAGS += -DBCAST_VERSION='"$(BCAST_VERSION)"'
+
+$(TGT_DIR)/ref.so: $(TGT_REF_OBJ) $(REF_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TGT_LDFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+$(TGT_DIR)/test/%.so: $(BUILD)/targets/broken/%.o $(BUILD)/targets/broken/broken.o $(REF_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TGT_LDFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+# The doc's adapter is compiled from the doc itself (the last ```c block), with
+# the project's warnings and only bcast_target.h, so the doc cannot rot.
+$(BUILD)/targets/tiny/tiny_target.c: docs/target-abi.md
+	@mkdir -p $(dir $@)
+	awk '/^```c$$/ { n++; buf = ""; inblk = 1; next } /^```$$/ && inblk { last = buf; inblk = 0; next } inblk { buf = buf $$0 "\n" } END { printf "%s", last }' $< > $@.tmp
+	@test -s $@.tmp || { echo "docs/target-abi.md: no \`\`\`c block found" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+$(TGT_DIR)/test/tiny.so: $(BUILD)/targets/tiny/tiny_target.c include/bcast_target.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC $(TGT_LDFLAGS) -o $@ $< $(EXTRA_LDFLAGS)
+
+ALL_TARGETS += $(TGT_DIR)/ref.so
+test: $(TGT_TEST_SOS)
+
+# One quoted word: tests/run-tests.sh runs each argument as one command.
+TESTS += "sh tests/runner/e2e.sh $(BUILD)"
+
+test-targets: $(TGT_DIR)/ref.so $(TGT_TEST_SOS)
+targets-and-tests: all test-targets
+	@sh tests/runner/e2e.sh $(BUILD)
+
+.PHONY: test-targets targets-and-tests
+-include $(TGT_REF_OBJ:.o=.d) $(TGT_BROKEN_OBJ:.o=.d)
