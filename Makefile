@@ -26,6 +26,10 @@ include ref/ref.mk
 -include targets/targets.mk
 -include gen/gen.mk
 -include bench/bench.mk
+-include report/report.mk
+-include fuzz/fuzz.mk
+# Third-party adapters: one folder each under targets/, with its own target.mk.
+-include $(wildcard targets/*/target.mk)
 
 .DEFAULT_GOAL := all
 all: $(ALL_TARGETS)
