@@ -54,6 +54,11 @@ int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err);
 /* B1-B4: broadcasts n shapes (n may be 0, giving ()). */
 int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *err);
 
+/* B4: folds shape `next` (operand k) into acc, the broadcast of operands
+ * 0..k-1 (start with acc->rank = 0); any number of operands in O(rank) memory.
+ * On error acc is unchanged. */
+int bc_broadcast_fold(bc_shape *acc, const bc_shape *next, int k, bc_error *err);
+
 /* B5: NumPy broadcast_to. from must broadcast to `to` exactly; negative
  * entries of `to` are invalid-shape. */
 int bc_broadcast_to_shape(const bc_shape *from, const bc_shape *to, bc_error *err);

@@ -31,14 +31,19 @@ static int arity(const char *kind)
 
 int main(int argc, char **argv)
 {
-    static bc_shape shapes[64];
-    bc_shape res;
-    bc_error err;
-    int n = 0, have_axis = 0, profile = BCT_PROFILE_NUMPY, want, st;
+    /* The fixed-arity kinds take at most 3 shapes; broadcast takes any number,
+     * folded into acc as they are read (B4: O(rank) memory, no operand limit).
+     * A rule error is kept in fold_st until every argument has parsed, so
+     * malformed arguments still win (exit 2). */
+    bc_shape shapes[3], one, acc, res;
+    bc_error err, fold_err;
+    int n = 0, have_axis = 0, profile = BCT_PROFILE_NUMPY, want, st, fold_st = BCT_OK;
     long long axis = 0;
     const char *kind;
     char buf[2048];
 
+    acc.rank = 0;
+    memset(&fold_err, 0, sizeof fold_err);
     if (argc < 2)
         return bad("missing KIND", NULL);
     kind = argv[1];
@@ -61,10 +66,14 @@ int main(int argc, char **argv)
             if (profile < 0)
                 return bad("unknown profile", argv[i]);
         } else {
-            if (n >= 64)
-                return bad("too many shapes (at most 64)", NULL);
-            if (bc_shape_parse(argv[i], &shapes[n]) != 0)
+            if (bc_shape_parse(argv[i], &one) != 0)
                 return bad("malformed shape", argv[i]);
+            if (want < 0) {
+                if (fold_st == BCT_OK)
+                    fold_st = bc_broadcast_fold(&acc, &one, n, &fold_err);
+            } else if (n < 3) {
+                shapes[n] = one;
+            }
             n++;
         }
     }
@@ -80,13 +89,17 @@ int main(int argc, char **argv)
      * (broadcast_to/expand targets); elsewhere bc_check_shape reports them. */
     memset(&err, 0, sizeof err);
     st = BCT_OK;
-    for (int i = 0; i < n && st == BCT_OK; i++) {
+    for (int i = 0; i < n && want >= 0 && st == BCT_OK; i++) {
         int is_target = (strcmp(kind, "broadcast_to") == 0 || strcmp(kind, "expand") == 0) && i == 1;
         if (!is_target)
             st = bc_check_shape(&shapes[i], profile, i, &err);
     }
     if (st == BCT_OK) {
-        if (strcmp(kind, "broadcast") == 0 || strcmp(kind, "where") == 0) {
+        if (strcmp(kind, "broadcast") == 0) {
+            st = fold_st;
+            err = fold_err;
+            res = acc;
+        } else if (strcmp(kind, "where") == 0) {
             st = bc_broadcast_shapes(shapes, n, &res, &err);
         } else if (strcmp(kind, "broadcast_to") == 0) {
             st = bc_broadcast_to_shape(&shapes[0], &shapes[1], &err);

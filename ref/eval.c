@@ -50,6 +50,11 @@ static int alloc_dest(const bct_call *call, int dtype, const bc_shape *s, dest *
 {
     char sb[512];
     int64_t n = count_of(s), size = bc_dtype_size(dtype), stride = 1;
+    int st;
+    /* B16: NumPy will not allocate a result whose non-zero extents overflow
+     * intp in bytes, even an empty one; torch allocates the empty result. */
+    if (call->profile == BCT_PROFILE_NUMPY && (st = bc_check_numpy_bytes(s, dtype, -1, err)) != BCT_OK)
+        return st;
     if (size > 0 && n > INT64_MAX / size)
         return bc_fail(err, BCT_ERR_OVERFLOW, -1, -1, -1,
                        "array is too big: %lld elements of %s overflow the byte size (shape %s)",
@@ -284,10 +289,11 @@ static int eval_view(const bct_call *call, bc_error *err)
     bc_shape_of(x, &from);
     to.rank = call->target_rank;
     for (int i = 0; i < to.rank; i++) to.dim[i] = call->target_shape[i];
-    if (call->op == BCT_BROADCAST_TO) {
+    if (call->op == BCT_BROADCAST_TO && call->profile == BCT_PROFILE_NUMPY) {
         st = bc_broadcast_to_shape(&from, &to, err);
         res = to;
     } else {
+        /* B6: torch.broadcast_to(x, shape) is x.expand(shape), -1 entries included. */
         st = bc_expand_shape(&from, &to, &res, err);
     }
     if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
@@ -318,7 +324,17 @@ static int eval_matmul(const bct_call *call, bc_error *err)
         call->args[0].dtype != call->args[1].dtype)
         /* torch's dot compares dtypes before sizes (bool fails after, in the kernel). */
         return bc_op_dtypes(BCT_MATMUL, call->args, 2, call->profile, &compute, &result, err);
-    st = bc_matmul_shape(&a, &b, &res, err);                          /* B12-B14 */
+    st = BCT_OK;
+    if (call->profile == BCT_PROFILE_TORCH) {
+        /* B13/B14: torch broadcasts the batch dims (infer_size) before bmm
+         * compares the core dims, so a call wrong both ways is
+         * not-broadcastable there; NumPy's gufunc checks the core first. */
+        bc_shape batch[2] = { a, b };
+        batch[0].rank = a.rank > 2 ? a.rank - 2 : 0;
+        batch[1].rank = b.rank > 2 ? b.rank - 2 : 0;
+        st = bc_broadcast_shapes(batch, 2, NULL, err);
+    }
+    if (st == BCT_OK) st = bc_matmul_shape(&a, &b, &res, err);        /* B12-B14 */
     if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
     if (st == BCT_OK && call->profile == BCT_PROFILE_TORCH && (a.rank > 1 || b.rank > 1) &&
         (call->args[0].dtype != call->args[1].dtype || call->args[0].dtype == BCT_BOOL) &&
@@ -334,15 +350,17 @@ static int eval_matmul(const bct_call *call, bc_error *err)
     return bc_matmul_eval(&call->args[0], &call->args[1], result, &res, d.base);
 }
 
+/* B4: any number of operands, folded one at a time (bc_broadcast_fold), so
+ * memory stays O(rank) whatever the count. */
 static int eval_shapes(const bct_call *call, bc_error *err)
 {
-    bc_shape shapes[64], res;
-    int st;
-    if (call->nargs > 64)
-        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "broadcast_shapes: %d operands; ref takes at most 64",
-                       call->nargs);
-    for (int k = 0; k < call->nargs; k++) bc_shape_of(&call->args[k], &shapes[k]);
-    st = bc_broadcast_shapes(shapes, call->nargs, &res, err);          /* B1-B4 */
+    bc_shape one, res;
+    int st = BCT_OK;
+    res.rank = 0;
+    for (int k = 0; k < call->nargs && st == BCT_OK; k++) {
+        bc_shape_of(&call->args[k], &one);
+        st = bc_broadcast_fold(&res, &one, k, err);
+    }
     if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
     if (st == BCT_OK) {
         char sb[512];
@@ -394,6 +412,11 @@ static int check_call(const bct_call *call, bc_error *err)
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has no strides", k);
         if (a->data == NULL && count_of(&s) > 0)
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has elements but no data", k);
+        /* B16: NumPy cannot even create such an operand (not even as a
+         * stride-0 view), so that is its first error. */
+        if (call->profile == BCT_PROFILE_NUMPY &&
+            (st = bc_check_numpy_bytes(&s, a->dtype, k, err)) != BCT_OK)
+            return st;
     }
     return BCT_OK;
 }

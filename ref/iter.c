@@ -27,7 +27,12 @@ void bc_iter_init(bc_iter *it, int rank, const int64_t *shape, int nop, const bc
         for (int d = 0; d < rank; d++) {
             int i = d - lead;
             int stretched = i < 0 || (ops[k].shape[i] == 1 && shape[d] != 1);
-            it->stride[k][d] = stretched ? 0 : ops[k].strides[i] * ops[k].itemsize;
+            /* A dim of extent 1 is never stepped, and an empty iteration reads
+             * nothing: their strides may not fit in bytes (e.g. the (0,2**62)
+             * result of a zero-size broadcast) and are not needed. Any other
+             * stride reaches an element inside its buffer, so fits. */
+            int unused = it->empty || shape[d] == 1;
+            it->stride[k][d] = stretched || unused ? 0 : ops[k].strides[i] * ops[k].itemsize;
         }
         it->inner[k] = rank > 0 ? it->stride[k][rank - 1] : 0;
     }

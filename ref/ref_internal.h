@@ -16,6 +16,11 @@
 int bc_fail(bc_error *err, int status, int operand, int other, int dim,
             const char *fmt, ...) BC_PRINTF(6, 7);
 
+/* B16, NumPy profile: the product of s's non-zero extents times dtype's size
+ * must fit in intp, or NumPy will not create the array (class overflow).
+ * operand is the operand number, -1 for the result. */
+int bc_check_numpy_bytes(const bc_shape *s, int dtype, int operand, bc_error *err);
+
 /* Resets err to "no error". */
 void bc_clear_error(bc_error *err);
 

@@ -117,6 +117,33 @@ int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
     return BCT_OK;
 }
 
+/* B16, NumPy profile only: NumPy refuses to create an array or a view whose
+ * byte size -- the product of the NON-ZERO extents times the itemsize --
+ * overflows intp ("array is too big"), even when a zero extent makes it empty
+ * or stride 0 makes it tiny in memory. torch has no such check. */
+int bc_check_numpy_bytes(const bc_shape *s, int dtype, int operand, bc_error *err)
+{
+    char buf[512], who[32];
+    int64_t count = 1, size = bc_dtype_size(dtype);
+    int fits = 1;
+    for (int i = 0; i < s->rank && fits; i++) {
+        if (s->dim[i] <= 0)
+            continue;
+        fits = count <= INT64_MAX / s->dim[i];
+        count = fits ? count * s->dim[i] : count;
+    }
+    if (fits && (size <= 0 || count <= INT64_MAX / size))
+        return BCT_OK;
+    if (operand >= 0)
+        snprintf(who, sizeof who, "operand %d", operand);
+    else
+        snprintf(who, sizeof who, "the result");
+    return bc_fail(err, BCT_ERR_OVERFLOW, operand, -1, -1,
+                   "array is too big: %s (%s of shape %s): its non-zero extents times the "
+                   "itemsize (%lld) overflow intp", who, bc_dtype_name(dtype),
+                   bc_shape_format(s, buf, sizeof buf), (long long)size);
+}
+
 /* B1-B4. Walks the aligned result from the last dimension backwards (as
  * NumPy's broadcast_strides and torch's infer_size do), so the first mismatch
  * reported is the rightmost one. The result extent starts at 1 and takes the
@@ -176,6 +203,33 @@ int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *
     if (out != NULL)
         *out = res;
     return BCT_OK;
+}
+
+/* B4: folds operand k (shape next) into acc, the broadcast of operands
+ * 0..k-1 (start with acc->rank = 0). Broadcasting is associative and
+ * commutative, so folding n shapes equals bc_broadcast_shapes over all of them,
+ * in O(rank) memory whatever n. acc's non-1 extents are always a subset of the
+ * final ones, so a fold never overflows (B16) where the final shape would not.
+ * On error acc is unchanged. */
+int bc_broadcast_fold(bc_shape *acc, const bc_shape *next, int k, bc_error *err)
+{
+    char ab[256], nb[256];
+    bc_shape pair[2];
+    int st = bc_check_shape(next, BCT_PROFILE_TORCH, k, err);
+    if (st != BCT_OK)
+        return st;
+    pair[0] = *acc;
+    pair[1] = *next;
+    st = bc_broadcast_shapes(pair, 2, acc, err);                     /* B1-B3 */
+    if (st == BCT_ERR_NOT_BROADCASTABLE) {
+        int d = err != NULL ? err->dim : -1;
+        st = bc_fail(err, st, k > 0 ? 0 : -1, k, d,
+                     "shape mismatch: objects cannot be broadcast to a single shape: operand %d "
+                     "%s does not broadcast with %s, the broadcast of operands 0..%d, at "
+                     "dimension %d", k, bc_shape_format(next, nb, sizeof nb),
+                     bc_shape_format(&pair[0], ab, sizeof ab), k - 1, d);
+    }
+    return st;
 }
 
 /* Shared by B5/B6: does `from` stretch unidirectionally to `to` (all of to's

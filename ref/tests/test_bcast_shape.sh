@@ -33,6 +33,10 @@ expect zero_args 0 "()" broadcast
 expect one_arg 0 "(3,)" broadcast "(3,)"
 expect three_args 0 "(3,2,4)" broadcast "(3,1,1)" "(1,2,1)" "(4,)"
 expect scalar 0 "()" broadcast "()" "()"
+# B4: any number of shapes (no operand limit): 70 x (1,3) and one more
+many=$(i=0; while [ $i -lt 70 ]; do printf '(1,3) '; i=$((i + 1)); done)
+expect many_shapes 0 "(2,3)" broadcast $many "(2,1)"
+expect many_shapes_mismatch 1 "error: not-broadcastable: " broadcast $many "(2,4)"
 expect negative 1 "error: invalid-shape: " broadcast "(-1,)" "(3,)"
 # exact output: nothing after the shape
 out=$("$BIN" broadcast "(4,1)" "(4,)")

@@ -901,6 +901,111 @@ static void test_broadcast_shapes_op(void)
     CHECK_STREQ(shape_text(&r.shape), "()");
 }
 
+/* B4: broadcast_shapes takes any number of operands through bc_eval (here
+ * 100, beyond any fixed table): the last one decides, or mismatches. */
+static void test_broadcast_shapes_any_operand_count(void)
+{
+    enum { N = 100 };
+    static operand ops[N];
+    static bct_array args[N];
+    static result r;
+    bct_call call;
+    for (int k = 0; k < N; k++) {
+        ops[k] = mk(BCT_NONE, k == N - 1 ? "(4,1,3)" : k % 2 ? "(1,3)" : "()", NULL);
+        args[k] = ops[k].a;
+        args[k].shape = ops[k].shape;
+        args[k].strides = ops[k].strides;
+    }
+    memset(&call, 0, sizeof call);
+    call.op = BCT_BROADCAST_SHAPES;
+    call.nargs = N;
+    call.args = args;
+    call.alloc_output = grab;
+    call.ctx = &r;
+    for (int p = 0; p < 2; p++) {
+        call.profile = p;
+        memset(&r, 0, sizeof r);
+        CHECK_EQ_I64(bc_eval(&call, NULL), BCT_OK);
+        CHECK_STREQ(shape_text(&r.shape), "(4,1,3)");
+    }
+    ops[N - 1].shape[2] = 2;                      /* (4,1,2) against (1,3) */
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_NOT_BROADCASTABLE);
+}
+
+/* B16: NumPy refuses an operand or result whose non-zero extents times the
+ * itemsize overflow intp, even an empty one or a stride-0 view; torch does not. */
+static void test_numpy_byte_size_overflow(void)
+{
+    float one[1] = { 1 };
+    int8_t i8[1] = { 1 };
+    operand x = mk(BCT_F32, "(0,1)", NULL), y = mk(BCT_F32, "(1,4611686018427387904)", one);
+    result r;
+    y.strides[0] = y.strides[1] = 0;              /* 2**62 f32 elements in 4 bytes */
+    r = run2(BCT_ADD, BCT_PROFILE_NUMPY, x, y);
+    CHECK_EQ_I64(r.status, BCT_ERR_OVERFLOW);
+    CHECK(strstr(r.message, "array is too big") != NULL);
+    r = run2(BCT_ADD, BCT_PROFILE_TORCH, x, y);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK_STREQ(shape_text(&r.shape), "(0,4611686018427387904)");
+    /* int8 operands fit; NumPy's f64 quotient of shape (0,2**62) does not. */
+    x = mk(BCT_I8, "(0,1)", NULL);
+    y = mk(BCT_I8, "(1,4611686018427387904)", i8);
+    y.strides[0] = y.strides[1] = 0;
+    r = run2(BCT_ADD, BCT_PROFILE_NUMPY, x, y);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    r = run2(BCT_DIV, BCT_PROFILE_NUMPY, x, y);
+    CHECK_EQ_I64(r.status, BCT_ERR_OVERFLOW);
+    CHECK(strstr(r.message, "the result") != NULL);
+    r = run2(BCT_DIV, BCT_PROFILE_TORCH, x, y);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK_EQ_I64(r.dtype, BCT_F32);
+}
+
+/* B13/B14: wrong batch AND core dims: NumPy reports the core (matmul-core),
+ * torch broadcasts the batch first (not-broadcastable). */
+static void test_torch_matmul_checks_batch_first(void)
+{
+    static double a[12], b[60];
+    result r = run2(BCT_MATMUL, BCT_PROFILE_NUMPY, mk(BCT_F64, "(2,2,3)", a), mk(BCT_F64, "(3,4,5)", b));
+    CHECK_EQ_I64(r.status, BCT_ERR_MATMUL_CORE);
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH, mk(BCT_F64, "(2,2,3)", a), mk(BCT_F64, "(3,4,5)", b));
+    CHECK_EQ_I64(r.status, BCT_ERR_NOT_BROADCASTABLE);
+    /* Only the core wrong: matmul-core in both. */
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH, mk(BCT_F64, "(2,2,3)", a), mk(BCT_F64, "(1,4,5)", b));
+    CHECK_EQ_I64(r.status, BCT_ERR_MATMUL_CORE);
+}
+
+/* B5/B6: torch.broadcast_to is expand, so -1 keeps a dim there; NumPy's
+ * broadcast_to refuses negative entries. */
+static void test_torch_broadcast_to_accepts_minus_one(void)
+{
+    int16_t x[3] = { 1, 2, 3 };
+    const int16_t want[6] = { 1, 2, 3, 1, 2, 3 };
+    int64_t to[2] = { 2, -1 };
+    operand o = mk(BCT_I16, "(3,)", x);
+    bct_array arg = o.a;
+    bct_call call;
+    static result r;
+    arg.shape = o.shape;
+    arg.strides = o.strides;
+    memset(&call, 0, sizeof call);
+    call.op = BCT_BROADCAST_TO;
+    call.nargs = 1;
+    call.args = &arg;
+    call.target_rank = 2;
+    call.target_shape = to;
+    call.alloc_output = grab;
+    call.ctx = &r;
+    call.profile = BCT_PROFILE_NUMPY;
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_INVALID_SHAPE);
+    call.profile = BCT_PROFILE_TORCH;
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_OK);
+    CHECK_STREQ(shape_text(&r.shape), "(2,3)");
+    CHECK(memcmp(r.data, want, sizeof want) == 0);
+    to[0] = -1;                                   /* -1 on a new leading dim: still refused */
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_INVALID_SHAPE);
+}
+
 /* Bad calls get a clear error, not a crash. */
 static void test_bad_calls(void)
 {
@@ -954,6 +1059,10 @@ int main(void)
     RUN(test_where_values);
     RUN(test_view_values);
     RUN(test_broadcast_shapes_op);
+    RUN(test_broadcast_shapes_any_operand_count);
+    RUN(test_numpy_byte_size_overflow);
+    RUN(test_torch_matmul_checks_batch_first);
+    RUN(test_torch_broadcast_to_accepts_minus_one);
     RUN(test_bad_calls);
     return check_summary();
 }

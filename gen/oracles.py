@@ -1,0 +1,425 @@
+"""oracles.py - runs one case through NumPy and through torch, and classifies their errors.
+
+Each oracle gets its own copy of every operand's storage, builds the strided
+view the case describes, runs the op, and returns an Outcome: the result
+(dtype, shape, values in C order) or the error class plus the exception's
+first line. An exception no rule below recognises stops generation
+(GenError): a new message must be looked at and classified by a person.
+"""
+
+import re
+import warnings
+
+import numpy as np
+import torch
+
+from caseio import NP_DTYPE, NP_NAME, GenError, Outcome, fmt_values
+
+torch.set_num_threads(1)
+
+TORCH_DTYPE = {
+    "bool": torch.bool, "i8": torch.int8, "u8": torch.uint8, "i16": torch.int16,
+    "i32": torch.int32, "i64": torch.int64, "f32": torch.float32, "f64": torch.float64,
+}
+TORCH_NAME = {v: k for k, v in TORCH_DTYPE.items()}
+
+NP_FUNC = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide,
+    "floor_divide": np.floor_divide, "remainder": np.remainder, "pow": np.power,
+    "maximum": np.maximum, "minimum": np.minimum,
+    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+    "gt": np.greater, "ge": np.greater_equal,
+    "logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor,
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
+    "matmul": np.matmul,
+}
+TORCH_FUNC = {
+    "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.true_divide,
+    "floor_divide": torch.floor_divide, "remainder": torch.remainder, "pow": torch.pow,
+    "maximum": torch.maximum, "minimum": torch.minimum,
+    "eq": torch.eq, "ne": torch.ne, "lt": torch.lt, "le": torch.le, "gt": torch.gt, "ge": torch.ge,
+    "logical_and": torch.logical_and, "logical_or": torch.logical_or,
+    "logical_xor": torch.logical_xor,
+    "bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or,
+    "bitwise_xor": torch.bitwise_xor,
+    "matmul": torch.matmul,
+}
+# torch's in-place methods (self.op_(y)); ops missing here (maximum, minimum)
+# have no in-place form in torch 1.13.
+TORCH_INPLACE = {
+    "add": "add_", "sub": "sub_", "mul": "mul_", "div": "div_", "floor_divide": "floor_divide_",
+    "remainder": "remainder_", "pow": "pow_", "eq": "eq_", "ne": "ne_", "lt": "lt_", "le": "le_",
+    "gt": "gt_", "ge": "ge_", "logical_and": "logical_and_", "logical_or": "logical_or_",
+    "logical_xor": "logical_xor_", "bitwise_and": "bitwise_and_", "bitwise_or": "bitwise_or_",
+    "bitwise_xor": "bitwise_xor_",
+}
+
+# (library, exception type name or None for any, message regex, class).
+# Order matters: the first match wins.
+_RULES = [
+    ("numpy", None, r"^operands could not be broadcast together", "not-broadcastable"),
+    ("numpy", None, r"^shape mismatch: objects cannot be broadcast to a single shape", "not-broadcastable"),
+    ("numpy", None, r"^non-broadcastable output operand with shape", "inplace-shape"),
+    ("numpy", None, r"^output array is read-only", "overlap"),
+    # broadcast_to to a target of lower rank than the source (B5).
+    ("numpy", None, r"^input operand has more dimensions than allowed by the axis remapping", "invalid-shape"),
+    ("numpy", None, r"^cannot broadcast a non-scalar to a scalar array", "invalid-shape"),
+    ("numpy", None, r"^all elements of broadcast shape must be non-negative", "invalid-shape"),
+    ("numpy", None, r"^negative dimensions are not allowed", "invalid-shape"),
+    ("numpy", None, r"^matmul: Input operand \d+ has a mismatch in its core dimension", "matmul-core"),
+    ("numpy", None, r"^matmul: Input operand \d+ does not have enough dimensions", "matmul-core"),
+    ("numpy", None, r"^maximum supported dimension for an ndarray is 32", "rank-limit"),
+    ("numpy", None, r"^number of dimensions must be within \[0, 32\]", "rank-limit"),
+    ("numpy", None, r"^broadcast dimensions too large", "overflow"),
+    ("numpy", None, r"^array is too big", "overflow"),
+    ("numpy", None, r"^iterator is too large", "overflow"),
+    ("numpy", None, r"^numpy boolean subtract", "dtype"),
+    ("numpy", None, r"^ufunc '\w+' not supported for the input types", "dtype"),
+    ("numpy", None, r"^ufunc '\w+' did not contain a loop with signature matching types", "dtype"),
+    ("numpy", None, r"^Cannot cast ufunc '\w+' output from", "dtype"),
+    # Deliberate `other`: NumPy refuses integer ** negative integer as a value
+    # error (torch computes it); no class of the fixed list fits better.
+    ("numpy", "ValueError", r"^Integers to negative integer powers are not allowed", "other"),
+    ("torch", None, r"^The size of tensor a \(\d+\) must match the size of tensor b", "not-broadcastable"),
+    ("torch", None, r"^Shape mismatch: objects cannot be broadcast to a single shape", "not-broadcastable"),
+    ("torch", None, r"^output with shape \[.*\] doesn't match the broadcast shape", "inplace-shape"),
+    ("torch", None, r"^unsupported operation: (some elements|more than one element)", "overlap"),
+    ("torch", None, r"^The expanded size of the tensor \(-\d+\) must match the existing size", "invalid-shape"),
+    ("torch", None, r"^The expanded size of the tensor \(\d+\) must match the existing size", "not-broadcastable"),
+    ("torch", None, r"^The expanded size of the tensor \(-?\d+\) isn't allowed in a leading, non-existing dimension", "invalid-shape"),
+    ("torch", None, r"^expand\(.*\): the number of sizes provided \(\d+\) must be greater or equal", "invalid-shape"),
+    ("torch", None, r"^Trying to create tensor with negative dimension", "invalid-shape"),
+    ("torch", None, r"^mat1 and mat2 shapes cannot be multiplied", "matmul-core"),
+    ("torch", None, r"^both arguments to matmul need to be at least 1D", "matmul-core"),
+    ("torch", None, r"^size mismatch, got", "matmul-core"),
+    ("torch", None, r"^inconsistent tensor size, expected tensor", "matmul-core"),
+    ("torch", None, r"^Expected size for first two dimensions of batch2 tensor", "matmul-core"),
+    ("torch", None, r"^Storage size calculation overflowed", "overflow"),
+    ("torch", None, r"^numel: integer multiplication overflow", "overflow"),
+    ("torch", None, r"^ZeroDivisionError", "division-by-zero"),
+    ("torch", None, r"not implemented for '\w+'", "dtype"),
+    ("torch", None, r"^Subtraction, the `-` operator, with two bool tensors is not supported", "dtype"),
+    ("torch", None, r"^result type \w+ can't be cast to the desired output type", "dtype"),
+    ("torch", None, r"^expected scalar type \w+ but found \w+", "dtype"),
+    ("torch", None, r"^expected (both vectors|m1 and m2) to have (the )?same dtype", "dtype"),
+    ("torch", None, r"^where expected condition to be a boolean tensor", "dtype"),
+    ("torch", None, r"^Integers to negative integer powers are not allowed", "other"),
+]
+_COMPILED = [(lib, t, re.compile(rx), cls) for lib, t, rx, cls in _RULES]
+
+
+def first_line(exc):
+    """The exception's first line, whitespace runs collapsed (the format separates by single spaces)."""
+    text = str(exc).strip().splitlines()
+    line = text[0] if text else type(exc).__name__
+    return " ".join(line.split())
+
+
+def classify(lib, exc, negative_target=False):
+    """Maps an exception to (class, message). Unknown exceptions are a GenError.
+
+    negative_target: the op's target shape holds a negative entry. torch
+    computes numel with it and reports "numel: integer multiplication
+    overflow"; the real fault is the negative size (B5/B6: invalid-shape)."""
+    msg = first_line(exc)
+    tname = type(exc).__name__
+    for rlib, rtype, rx, cls in _COMPILED:
+        if rlib == lib and (rtype is None or rtype == tname) and rx.search(msg):
+            if cls == "overflow" and negative_target:
+                cls = "invalid-shape"
+            return cls, msg
+    raise GenError("unclassified %s exception %s: %s" % (lib, tname, msg))
+
+
+# ---------------------------------------------------------------- operands
+
+def np_view(op, readonly=False):
+    """A fresh copy of op's storage viewed with op's shape/strides/offset."""
+    storage = np.array(op.storage, dtype=NP_DTYPE[op.dtype], copy=True)
+    item = storage.itemsize
+    base = storage[op.offset:] if op.offset < len(storage) else storage[len(storage):]
+    view = np.lib.stride_tricks.as_strided(
+        base, shape=op.shape, strides=tuple(s * item for s in op.strides),
+        writeable=not readonly)
+    return storage, view
+
+
+def has_internal_overlap(op):
+    """B9: some element is reachable through two indices (a stride-0 dim of extent > 1)."""
+    return any(s == 0 and d > 1 for d, s in zip(op.shape, op.strides))
+
+
+def torch_view(op):
+    """(storage tensor, view tensor, materialised). torch has no negative
+    strides: such a view is given to torch as a contiguous copy of the same
+    logical values (materialised=True)."""
+    storage = torch.from_numpy(np.array(op.storage, dtype=NP_DTYPE[op.dtype], copy=True))
+    if any(s < 0 for s in op.strides):
+        _, v = np_view(op)
+        flat = np.array(v).reshape(-1).copy()  # fresh positive strides, whatever numpy keeps for extent-1 dims
+        return storage, torch.from_numpy(flat).reshape(op.shape), True
+    view = torch.as_strided(storage, op.shape, op.strides, op.offset)
+    return storage, view, False
+
+
+class Unrepresentable(GenError):
+    """The oracle's result dtype is none of the format's 8 (e.g. NumPy's
+    value-based u8 + 0-d 300 -> u16): the case cannot be written."""
+
+
+def np_outcome(arr):
+    arr = np.asarray(arr)
+    name = NP_NAME.get(arr.dtype)
+    if name is None:
+        raise Unrepresentable("numpy produced dtype %s outside the 8 dtypes" % arr.dtype)
+    return Outcome("ok", name, arr.shape, fmt_values(np.ascontiguousarray(arr).reshape(-1), name))
+
+
+class TorchInvalid(GenError):
+    """torch returned something that is not a valid result (a negative extent)."""
+
+
+def torch_outcome(t):
+    if any(d < 0 for d in t.shape):
+        # torch 1.13: zeros(0).expand(-3, 0) "succeeds" with shape (-3, 0).
+        raise TorchInvalid("torch returned a tensor of shape %s" % (tuple(t.shape),))
+    name = TORCH_NAME.get(t.dtype)
+    if name is None:
+        raise Unrepresentable("torch produced dtype %s outside the 8 dtypes" % t.dtype)
+    # Flatten in torch: NumPy cannot hold more than 32 dimensions.
+    arr = t.detach().contiguous().reshape(-1).numpy()
+    return Outcome("ok", name, tuple(t.shape), fmt_values(arr, name))
+
+
+def parse_target(attrs):
+    for k, v in attrs:
+        if k == "shape":
+            return tuple(int(d) for d in v.strip("()").split(",") if d != "")
+    raise GenError("missing attr shape")
+
+
+# ---------------------------------------------------------------- numpy
+
+def run_numpy(op, mode, args, attrs=()):
+    """Runs the case through NumPy 1.24. Returns an Outcome."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        storages, views = [], []
+        self_before = None
+        try:
+            for i, a in enumerate(args):
+                if a.dtype == "-":
+                    storages.append(None)
+                    views.append(a.shape)
+                    continue
+                # In-place through a self with internal overlap: what a NumPy
+                # user has is np.broadcast_to's view, which is read-only. A
+                # writable as_strided stride-0 view would silently write each
+                # element several times; that is not NumPy's broadcasting
+                # semantics, so the read-only view is the one we test (B9).
+                readonly = (mode == "inplace" and i == 0 and has_internal_overlap(a)) or \
+                           (mode == "out" and i == len(args) - 1 and has_internal_overlap(a))
+                s, v = np_view(a, readonly=readonly)
+                storages.append(s)
+                views.append(v)
+            if mode == "inplace":
+                self_before = storages[0].copy()
+                NP_FUNC[op](views[0], views[1], out=views[0])
+                return np_outcome(views[0].copy())
+            if mode == "out":
+                NP_FUNC[op](*views[:-1], out=views[-1])
+                return np_outcome(views[-1].copy())
+            if op in NP_FUNC:
+                return np_outcome(NP_FUNC[op](*views))
+            if op == "where":
+                return np_outcome(np.where(*views))
+            if op == "broadcast_to":
+                return np_outcome(np.broadcast_to(views[0], parse_target(attrs)).copy())
+            if op == "broadcast_shapes":
+                return Outcome("ok", "-", np.broadcast_shapes(*views), [])
+            raise GenError("numpy cannot express op %s" % op)
+        except GenError:
+            raise
+        except Exception as exc:  # classified below; unknown ones raise GenError
+            cls, msg = classify("numpy", exc)
+            oc = Outcome("error", cls=cls, message=msg)
+            if self_before is not None:
+                oc.self_unchanged = bool(np.array_equal(self_before, storages[0], equal_nan=False)
+                                         or self_before.tobytes() == storages[0].tobytes())
+            return oc
+
+
+# ---------------------------------------------------------------- torch
+
+def torch_would_crash(op, mode, args):
+    """torch 1.13 dies with SIGFPE (C++ signed overflow) on int32/int64
+    floor_divide and remainder of the minimum by -1, in or out of place.
+    Such cases cannot be run through torch at all."""
+    if op not in ("floor_divide", "remainder") or len(args) < 2:
+        return False
+    x, y = args[0], args[1]
+    if x.dtype not in ("i32", "i64") or y.dtype == "-" or y.storage is None or x.storage is None:
+        return False
+    lo = np.iinfo(NP_DTYPE[x.dtype]).min
+    return bool((np.asarray(x.storage) == lo).any() and (np.asarray(y.storage) == -1).any())
+
+
+def run_torch(op, mode, args, attrs=()):
+    """Runs the case through torch 1.13. Returns (Outcome, materialised): materialised
+    says a negative-stride operand had to be passed as a contiguous copy."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        storages, views, mat = [], [], False
+        self_before = None
+        target = parse_target(attrs) if op in ("broadcast_to", "expand") else ()
+        try:
+            for i, a in enumerate(args):
+                if a.dtype == "-":
+                    storages.append(None)
+                    views.append(a.shape)
+                    continue
+                if mode == "out" and i == len(args) - 1:
+                    # out= as a plain contiguous tensor holding the same values,
+                    # so torch may resize it as it does for a user's tensor.
+                    _, nv = np_view(a)
+                    v = torch.from_numpy(np.array(nv).reshape(-1).copy()).reshape(a.shape).clone()
+                    s, m = v, False
+                else:
+                    s, v, m = torch_view(a)
+                mat = mat or m
+                storages.append(s)
+                views.append(v)
+            if mode == "inplace":
+                if op not in TORCH_INPLACE:
+                    raise GenError("torch has no in-place %s" % op)
+                self_before = storages[0].clone()
+                getattr(views[0], TORCH_INPLACE[op])(views[1])
+                return torch_outcome(views[0]), mat
+            if mode == "out":
+                TORCH_FUNC[op](*views[:-1], out=views[-1])
+                return torch_outcome(views[-1]), mat
+            if op in TORCH_FUNC:
+                return torch_outcome(TORCH_FUNC[op](*views)), mat
+            if op == "where":
+                return torch_outcome(torch.where(*views)), mat
+            if op == "broadcast_to":
+                return torch_outcome(torch.broadcast_to(views[0], target)), mat
+            if op == "expand":
+                return torch_outcome(views[0].expand(target)), mat
+            if op == "broadcast_shapes":
+                return Outcome("ok", "-", tuple(torch.broadcast_shapes(*views)), []), mat
+            raise GenError("torch cannot express op %s" % op)
+        except GenError:
+            raise
+        except Exception as exc:  # classified below; unknown ones raise GenError
+            cls, msg = classify("torch", exc, negative_target=any(d < 0 for d in target))
+            oc = Outcome("error", cls=cls, message=msg)
+            if self_before is not None:
+                oc.self_unchanged = bool(torch.equal(self_before, storages[0])
+                                         or self_before.numpy().tobytes() == storages[0].numpy().tobytes())
+            return oc, mat
+
+
+def contiguous(shape):
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= max(int(d), 1)
+    return tuple(reversed(strides))
+
+
+# ---------------------------------------------------------------- rule ops
+
+def run_rule(op, args, attrs=()):
+    """Ops neither library has, computed by docs/semantics.md through NumPy.
+
+    axis_add (B10/B11): y's dims line up with x's starting at axis (-1 means
+    rank(x)-rank(y)); y is reshaped with leading/trailing 1s to x's rank and
+    np.add broadcasts per B2/B3. uni_add (B7): y must broadcast to x's shape."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        _, x = np_view(args[0])
+        _, y = np_view(args[1])
+        if op == "uni_add":
+            try:
+                yb = np.broadcast_to(y, x.shape)
+            except ValueError as exc:
+                return Outcome("error", cls="not-broadcastable", message=first_line(exc))
+            return np_outcome(np.add(x, yb))
+        if op == "axis_add":
+            axis = None
+            for k, v in attrs:
+                if k == "axis":
+                    axis = int(v)
+            r, ry = x.ndim, y.ndim
+            if ry > r:
+                return Outcome("error", cls="axis", message="rank(y) %d > rank(x) %d" % (ry, r))
+            if axis == -1:
+                axis = r - ry
+            if axis < 0 or axis > r - ry:
+                return Outcome("error", cls="axis",
+                               message="axis %d out of range for rank(x) %d, rank(y) %d" % (axis, r, ry))
+            aligned = (1,) * axis + y.shape + (1,) * (r - axis - ry)
+            try:
+                return np_outcome(np.add(x, y.reshape(aligned)))
+            except ValueError as exc:
+                cls, msg = classify("numpy", exc)
+                return Outcome("error", cls=cls, message=msg)
+        raise GenError("no rule for op %s" % op)
+
+
+# ---------------------------------------------------------------- torch's scalar path
+#
+# Policy for torch's SIMD quirks (docs/semantics.md, B21). torch 1.13's CPU
+# kernels run a contiguous inner loop in chunks of 2 x Vectorized<T>::size()
+# elements with vector code (AVX2 max/min, Sleef pow, vector fmod/floor) and
+# the remainder of the row, and every non-contiguous loop, with the scalar C++
+# code. The two paths disagree on a few float corners: maximum/minimum of
+# +0.0/-0.0, pow(DBL_MAX, 1) (inf from Sleef), floor_divide/remainder of huge
+# magnitudes (nan). Which element lands in which path depends only on its
+# position in the row, not on its value, so the vector results are an accident
+# of layout. bcast takes torch's SCALAR path as torch's semantics: for every
+# float element-wise call, gen/ also runs the same call in a layout that forces
+# the scalar path (below); where the two differ, the scalar value is torch's
+# expectation, the case is tagged `torch-simd` and the vector values are kept
+# in a `# torch 1.13 vectorized path gave: INDEX=VALUE ...` comment. Whether
+# torch then agrees with NumPy is decided as for any other case: agreement
+# gives `expect *`, a difference is a real divergence (`expect numpy` +
+# `expect torch`), and ref follows torch's scalar semantics in the torch profile.
+
+SIMD_OPS = {"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum"}
+
+
+def _scalar_layout(t, shape, n):
+    """t broadcast to shape, flattened to n elements that sit 2 apart in a
+    scratch buffer: an inner stride of 2 keeps cpu_kernel_vec off its
+    vectorized loop (it needs every operand contiguous or stride 0) and on
+    basic_loop, the scalar op. A 0-d operand stays 0-d so that dtype
+    promotion (B19), which treats 0-d operands apart, is unchanged."""
+    if t.dim() == 0:
+        return t
+    buf = torch.empty((n, 2), dtype=t.dtype)
+    buf[:, 0] = t.broadcast_to(shape).reshape(-1)
+    return buf[:, 0]
+
+
+def run_torch_scalar_path(op, mode, args, result):
+    """Reruns a successful float element-wise torch call (result: its Outcome)
+    on the scalar path and returns that Outcome (same dtype and shape)."""
+    shape, n = result.shape, int(np.prod(result.shape, dtype=np.int64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        views = [torch_view(a)[1] for a in args]
+        if mode == "inplace":
+            self2 = _scalar_layout(views[0].reshape(-1) if views[0].dim() else views[0],
+                                   (n,) if views[0].dim() else (), n)
+            getattr(self2, TORCH_INPLACE[op])(_scalar_layout(views[1], shape, n))
+            out = self2
+        elif mode == "out":
+            out = torch.empty((n, 2), dtype=views[-1].dtype)[:, 0]
+            if len(shape) == 0:
+                out = torch.empty((), dtype=views[-1].dtype)
+            TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views[:-1]], out=out)
+        else:
+            out = TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views])
+        return torch_outcome(out.reshape(shape))

@@ -1,0 +1,5 @@
+"""conftest.py - puts gen/ on sys.path for the generator tests."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
