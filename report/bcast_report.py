@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""bcast_report.py - generates bcast's conformance reports and edge-case catalogue (report/report.mk drives it).
+
+  target     run one target (registry name or .so path) -> reports/NAME/ and the index
+  all        every registered target (`make reports`; the regression gate)
+  index      reports/index.md|html from reports/*/results.json
+  render     reports/NAME/ from an existing bcast-run JSON (no run; tests use it)
+  edge-cases reports/edge-cases.md|html from cases/ (`make docs`)
+  check      regenerate the committed reports into a temp dir and diff (`make reports-check`)
+
+Python standard library only. Exit 0 on success, 1 when the gate or the check
+fails, 2 on a usage or run error (the message says what was wrong).
+"""
+
+import argparse
+import difflib
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import casefile            # noqa: E402
+import edge_cases          # noqa: E402
+import index_report        # noqa: E402
+import runs                # noqa: E402
+import target_report       # noqa: E402
+
+
+def write_text(path, text):
+    """Write atomically, so an interrupted run never leaves half a report."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def write_target(out_dir, doc, command):
+    """reports/NAME/{results.json,index.md,index.html} from a normalised doc."""
+    d = os.path.join(out_dir, doc["name"])
+    os.makedirs(d, exist_ok=True)
+    runs.write_json(os.path.join(d, "results.json"), doc)
+    md, ht = target_report.render(doc, command)
+    write_text(os.path.join(d, "index.md"), md)
+    write_text(os.path.join(d, "index.html"), ht)
+    print("report: wrote %s/index.md, index.html, results.json" % d)
+
+
+def write_index(out_dir):
+    docs = index_report.load_all(out_dir)
+    md, ht = index_report.render(docs, "make reports")
+    write_text(os.path.join(out_dir, "index.md"), md)
+    write_text(os.path.join(out_dir, "index.html"), ht)
+    print("report: wrote %s/index.md, index.html (%d targets)" % (out_dir, len(docs)))
+
+
+def resolve(args, target):
+    """(name, .so path, target-arg as written, target-arg expanded, expectations, needs)
+    for a registry name or a .so path (the name is then the file's base name)."""
+    if "/" not in target and not target.endswith(".so"):
+        for e in runs.read_registry(args.registry):
+            if e["name"] == target:
+                return (e["name"], os.path.join(args.build, e["so"]), e["arg"],
+                        runs.expand_arg(e["arg"], args.python, args.build),
+                        args.expectations or e["expectations"], e["needs"])
+        raise runs.RunError("%s: no target named %r (use a .so path, or add a line to the registry)"
+                            % (args.registry, target))
+    name = os.path.basename(target)
+    name = name[:-3] if name.endswith(".so") else name
+    arg = args.target_arg or ""
+    return name, target, arg, runs.expand_arg(arg, args.python, args.build), args.expectations or "", []
+
+
+def run_one(args, target, out_dir, command):
+    """Run and report one target; return bcast-run's exit status (0 or 1).
+    command (None: derived from target) is the regenerating command the report names."""
+    name, so, arg_written, arg, expect, _ = resolve(args, target)
+    if command is None:      # the same words whichever make target ran, for reports-check
+        command = "make report TARGET=%s" % target
+        if "/" not in target and not target.endswith(".so"):
+            command += "` or `make reports"
+    if not os.path.exists(so):
+        raise runs.RunError("%s: not built (run `make` first, or check the target's build messages)" % so)
+    print("report: %s (%s)" % (name, so))
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = os.path.join(tmp, "run.json")
+        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw)
+        with open(raw, encoding="utf-8") as fh:
+            run = json.load(fh)
+    doc = runs.normalise(run, name, arg_written, expect, args.runner)
+    write_target(out_dir, doc, command)
+    return status
+
+
+def cmd_target(args):
+    status = run_one(args, args.target, args.out_dir, None)
+    write_index(args.out_dir)
+    return status if args.gate else 0
+
+
+def cmd_all(args):
+    """Every registered target whose .so is built and whose packages are installed;
+    fails (1) when any run has unexpected failures (bcast-run exit 1) or cannot run."""
+    bad = []
+    for e in runs.read_registry(args.registry):
+        so = os.path.join(args.build, e["so"])
+        if not os.path.exists(so):
+            print("reports: SKIP %s: %s not built" % (e["name"], so))
+            continue
+        missing = runs.missing_packages(e["needs"])
+        if missing:
+            print("reports: SKIP %s: Debian packages missing: %s" % (e["name"], " ".join(missing)))
+            continue
+        try:
+            if run_one(args, e["name"], args.out_dir, None) != 0:
+                bad.append("%s (unexpected failures; see %s/%s/index.md)" % (e["name"], args.out_dir, e["name"]))
+        except runs.RunError as err:
+            print("reports: %s: %s" % (e["name"], err), file=sys.stderr)
+            bad.append("%s (could not run)" % e["name"])
+    write_index(args.out_dir)
+    if bad:
+        print("reports: REGRESSION: %s" % "; ".join(bad))
+        return 1
+    print("reports: every built target matches its expectations")
+    return 0
+
+
+def cmd_render(args):
+    with open(args.run_json, encoding="utf-8") as fh:
+        run = json.load(fh)
+    doc = runs.normalise(run, args.name, args.target_arg or "", args.expectations or "",
+                         args.runner if args.one_liners else None)
+    write_target(args.out_dir, doc, args.command)
+    write_index(args.out_dir)
+    return 0
+
+
+def cmd_index(args):
+    write_index(args.out_dir)
+    return 0
+
+
+def cmd_edge_cases(args):
+    cases, case_set = casefile.read_case_set(args.cases)
+    rules = edge_cases.read_rules(args.semantics)
+    md, ht = edge_cases.render(cases, case_set, rules, "make docs")
+    os.makedirs(args.out_dir, exist_ok=True)
+    write_text(os.path.join(args.out_dir, "edge-cases.md"), md)
+    write_text(os.path.join(args.out_dir, "edge-cases.html"), ht)
+    print("docs: wrote %s/edge-cases.md, edge-cases.html (%d cases)" % (args.out_dir, len(cases)))
+    return 0
+
+
+def cmd_check(args):
+    """Regenerate the committed reports (args.names, the edge-case catalogue and the
+    index) in a temp dir and compare byte for byte with args.out_dir."""
+    committed = args.out_dir
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in sorted(os.listdir(committed)):
+            src = os.path.join(committed, d, "results.json")
+            if os.path.isfile(src) and d not in args.names:
+                os.makedirs(os.path.join(tmp, d))
+                shutil.copy(src, os.path.join(tmp, d, "results.json"))
+        for name in args.names:
+            run_one(args, name, tmp, None)
+        write_index(tmp)
+        args.out_dir = tmp
+        cmd_edge_cases(args)
+        files = ["index.md", "index.html", "edge-cases.md", "edge-cases.html"]
+        for name in args.names:
+            files += ["%s/%s" % (name, f) for f in ("index.md", "index.html", "results.json")]
+        bad = []
+        for f in files:
+            new, old = os.path.join(tmp, f), os.path.join(committed, f)
+            if not os.path.exists(old):
+                bad.append(f)
+                print("reports-check: %s/%s is missing (run make reports && make docs)" % (committed, f))
+                continue
+            with open(new, encoding="utf-8") as a, open(old, encoding="utf-8") as b:
+                na, ob = a.read(), b.read()
+            if na != ob:
+                bad.append(f)
+                diff = list(difflib.unified_diff(ob.split("\n"), na.split("\n"), "committed/" + f,
+                                                 "regenerated/" + f, n=1, lineterm=""))
+                print("\n".join(diff[:40]))
+    if bad:
+        print("reports-check: regenerated reports differ from the committed ones: %s" % " ".join(bad))
+        print("reports-check: run `make reports docs` and commit reports/, or find the nondeterminism")
+        return 1
+    print("reports-check: reports/ matches a fresh generation (%d files)" % len(files))
+    return 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="bcast_report.py", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def common(p, run=True):
+        p.add_argument("--out-dir", default="reports")
+        p.add_argument("--cases", nargs="+", default=["cases"])
+        if run:
+            p.add_argument("--runner", default="build/bcast-run")
+            p.add_argument("--build", default="build")
+            p.add_argument("--python", default="/usr/bin/python3")
+            p.add_argument("--registry", default="targets/registry.tsv")
+            p.add_argument("--jobs", type=int, default=2)
+            p.add_argument("--target-arg", default="")
+            p.add_argument("--expectations", default="")
+
+    p = sub.add_parser("target")
+    common(p)
+    p.add_argument("--target", required=True)
+    p.add_argument("--gate", action="store_true", help="exit 1 when bcast-run finds unexpected failures")
+    p = sub.add_parser("all")
+    common(p)
+    p = sub.add_parser("check")
+    common(p)
+    p.add_argument("--names", nargs="+", default=["ref"])
+    p.add_argument("--semantics", default="docs/semantics.md")
+    p = sub.add_parser("render")
+    common(p)
+    p.add_argument("--run-json", required=True)
+    p.add_argument("--name", required=True)
+    p.add_argument("--command", default="bcast_report.py render")
+    p.add_argument("--one-liners", action="store_true", help="ask `bcast-run show` for one-liners")
+    p = sub.add_parser("index")
+    common(p, run=False)
+    p = sub.add_parser("edge-cases")
+    common(p, run=False)
+    p.add_argument("--semantics", default="docs/semantics.md")
+    args = ap.parse_args(argv)
+    fn = {"target": cmd_target, "all": cmd_all, "check": cmd_check, "render": cmd_render,
+          "index": cmd_index, "edge-cases": cmd_edge_cases}[args.cmd]
+    try:
+        return fn(args)
+    except (runs.RunError, casefile.CaseFileError, ValueError, OSError) as err:
+        print("bcast_report.py %s: %s" % (args.cmd, err), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

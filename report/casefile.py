@@ -1,0 +1,104 @@
+"""casefile.py - reads the metadata of bcast case files (docs/case-format.md) for the reports.
+
+Only what the reports show is kept: id, suite, tags, rules, op, mode, source,
+attrs, each arg's name/dtype/shape/strides, each expectation (profile, ok or
+error, dtype, shape, class) and the oracles' messages. Data lines are skipped:
+the runner (bcast-run), not the reports, checks values.
+"""
+
+import glob
+import os
+
+
+class CaseFileError(Exception):
+    """A case file the reports cannot read: the message is 'FILE:LINE: what'."""
+
+
+def read_case_set(paths):
+    """Return (cases, case_set): every case of the given files or directories,
+    sorted by id, and the `# case-set` version ('' when no file gives one).
+    A directory means its *.cases files; the opt-in `large` suite is kept."""
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            files.extend(sorted(glob.glob(os.path.join(p, "*.cases"))))
+        else:
+            files.append(p)
+    if not files:
+        raise CaseFileError("no case files in %s" % " ".join(paths))
+    cases, case_set = [], ""
+    for f in files:
+        got, version = read_file(f)
+        cases.extend(got)
+        case_set = case_set or version
+    cases.sort(key=lambda c: c["id"])
+    return cases, case_set
+
+
+def read_file(path):
+    """Parse one case file; return (cases, case_set version or '')."""
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().split("\n")
+    if not lines or lines[0] != "bcast-cases 1":
+        raise CaseFileError("%s:1: not a bcast-cases 1 file (first line %r)"
+                            % (path, lines[0][:40] if lines else ""))
+    cases, cur, version = [], None, ""
+    for no, line in enumerate(lines[1:], start=2):
+        if line.startswith("# case-set "):
+            version = line[len("# case-set "):].strip()
+            continue
+        if not line or line.startswith("#"):
+            continue
+        key, _, rest = line.partition(" ")
+        if key == "case":
+            if cur is not None:
+                raise CaseFileError("%s:%d: case %s opened before the previous one ended"
+                                    % (path, no, rest))
+            cur = {"id": rest, "suite": "", "tags": [], "rules": [], "op": "", "mode": "value",
+                   "source": [], "attrs": {}, "args": [], "expects": [], "messages": {},
+                   "file": path, "line": no}
+        elif cur is None:
+            raise CaseFileError("%s:%d: %r outside a case record" % (path, no, key))
+        elif key == "end":
+            cases.append(cur)
+            cur = None
+        elif key == "suite":
+            cur["suite"] = rest
+        elif key in ("tags", "rules", "source"):
+            cur[key] = rest.split()
+        elif key in ("op", "mode"):
+            cur[key] = rest
+        elif key == "attr":
+            name, _, value = rest.partition(" ")
+            cur["attrs"][name] = value
+        elif key == "arg":
+            f = rest.split(" ")
+            if len(f) != 6:
+                raise CaseFileError("%s:%d: arg needs 6 fields, got %d" % (path, no, len(f)))
+            cur["args"].append({"name": f[0], "dtype": f[1], "shape": f[2], "strides": f[3]})
+        elif key == "expect":
+            f = rest.split(" ")
+            if len(f) >= 4 and f[1] == "ok":
+                cur["expects"].append({"profile": f[0], "kind": "ok", "dtype": f[2], "shape": f[3]})
+            elif len(f) == 3 and f[1] == "error":
+                cur["expects"].append({"profile": f[0], "kind": "error", "class": f[2]})
+            else:
+                raise CaseFileError("%s:%d: malformed expect line" % (path, no))
+        elif key == "message":
+            lib, _, text = rest.partition(" ")
+            cur["messages"][lib] = text
+        elif key in ("values", "pattern", "digest"):
+            pass
+        else:
+            raise CaseFileError("%s:%d: unknown key %r" % (path, no, key))
+    if cur is not None:
+        raise CaseFileError("%s: case %s has no end line" % (path, cur["id"]))
+    return cases, version
+
+
+def expectation(case, profile):
+    """The expect record that applies under profile ('numpy' or 'torch'), or None."""
+    for e in case["expects"]:
+        if e["profile"] in ("*", profile):
+            return e
+    return None

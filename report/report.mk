@@ -1,0 +1,35 @@
+# report/report.mk - conformance reports per target, the cross-target index and the edge-case catalogue.
+#
+#   make report TARGET=name|path/to.so   reports/<name>/{index.md,index.html,results.json} and
+#                                        reports/index.*; optional TARGET_ARG=..., EXPECT=file
+#   make reports                         every target in targets/registry.tsv (unbuilt ones skipped,
+#                                        with a message) and the index; fails when a target has
+#                                        failures its expectations file does not list (the gate)
+#   make docs                            reports/edge-cases.md|html from cases/ and docs/semantics.md
+#   make reports-check                   regenerate the committed reports (ref, index, edge cases)
+#                                        in a temp dir and fail on any difference
+# The generator is report/bcast_report.py (Python standard library only).
+
+REPORT_PY   := $(PYTHON) report/bcast_report.py
+REPORT_JOBS ?= 2
+REPORT_RUN  := --runner $(BUILD)/bcast-run --build $(BUILD) --python $(PYTHON) --jobs $(REPORT_JOBS)
+REPORT_DEPS := $(BUILD)/bcast-run $(BUILD)/targets/ref.so
+
+report: $(REPORT_DEPS)
+	@test -n "$(TARGET)" || { echo "make report: set TARGET=name (a line of targets/registry.tsv) or TARGET=path/to.so" >&2; exit 2; }
+	$(REPORT_PY) target $(REPORT_RUN) --target '$(TARGET)' \
+	  $(if $(TARGET_ARG),--target-arg '$(TARGET_ARG)') $(if $(EXPECT),--expectations '$(EXPECT)')
+
+reports: $(REPORT_DEPS)
+	$(REPORT_PY) all $(REPORT_RUN)
+
+docs:
+	$(REPORT_PY) edge-cases
+
+reports-check: $(REPORT_DEPS)
+	$(REPORT_PY) check $(REPORT_RUN)
+
+# The tests need the broken test targets (built by `make test` via targets.mk).
+TESTS += "$(PYTHON) report/tests/test_report.py $(BUILD)"
+
+.PHONY: report reports docs reports-check

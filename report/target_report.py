@@ -1,0 +1,199 @@
+"""target_report.py - one target's conformance report (index.md, index.html) from its normalised results.json.
+
+Sections: target and versions, summary counts, a heat map of pass rate
+(rows: suites, then tags; columns: ops), every failure grouped by cause
+(case id, shapes, strides, expected vs actual, first mismatch, rules and the
+NumPy/torch one-liners of `bcast-run show`), expected failures, unexpected
+passes and skips.
+"""
+
+import re
+import shlex
+
+from markup import Code, Heat, code_block, details, heading, para, table, to_html, to_markdown
+
+ORDER = ("pass", "fail", "skip", "crash", "timeout", "violation", "xfail", "xpass")
+MD_DETAILED = 25          # per cause, in Markdown; the rest go in a compact table (size limits of code hosts)
+REPRO_MAX = 3000          # longer one-liners are cut; `bcast-run show ID` prints them whole
+
+
+def cause(c):
+    """The failure's cause: its outcome and reason with the case-specific parts
+    (shapes, indices, values, messages) removed, so like failures group together."""
+    r = c["reason"] or c["outcome"]
+    r = re.sub(r"^(unexpected error [a-z-]+): .*$", r"\1", r)
+    r = re.sub(r"^(wrong error class: expected [a-z-]+, got [a-z-]+) \(.*\)$", r"\1", r)
+    r = re.sub(r"^wrong values.*?: first mismatch.*$", "wrong values", r)
+    r = re.sub(r"^(wrong shape): .*$", r"\1", r)
+    r = re.sub(r"\(arg [^)]*\)", "(arg ...)", r)
+    r = re.sub(r"\([-0-9,]*\)", "(...)", r)
+    r = re.sub(r"\b\d+\b", "N", r)
+    return "%s: %s" % (c["outcome"], r[:120])
+
+
+def _rate(cell):
+    """Pass rate of one heat-map cell, skips excluded; None when nothing ran."""
+    ran = sum(n for o, n in cell.items() if o != "skip")
+    if ran == 0:
+        return None, ("skip" if cell else "")
+    ok = cell.get("pass", 0) + cell.get("xpass", 0)
+    pct = 100.0 * ok / ran
+    label = "100" if ok == ran else ("%d" % int(pct) if pct >= 1 or ok == 0 else "<1")
+    return ok / ran, label + "%"
+
+
+def heat_map(counts):
+    """Rows for every suite and tag (prefixed), columns for every op that appears."""
+    ops = sorted({op for dim in counts.values() for row in dim.values() for op in row})
+    rows = []
+    for dim, prefix in (("suite", "suite "), ("tag", "tag ")):
+        for key in sorted(counts.get(dim, {})):
+            row = counts[dim][key]
+            cells = [prefix + key]
+            for op in ops:
+                rate, label = _rate(row.get(op, {}))
+                cells.append(Heat(rate, label))
+            allc = {}
+            for cell in row.values():
+                for o, n in cell.items():
+                    allc[o] = allc.get(o, 0) + n
+            rate, label = _rate(allc)
+            cells.append(Heat(rate, label))
+            rows.append(cells)
+    return ops, rows
+
+
+def _failure_blocks(c):
+    """One failure: a fields table and the one-liners."""
+    rows = [["case", Code(c["id"])],
+            ["op, mode", "%s, %s" % (c["op"], c["mode"])],
+            ["shapes", Code(" ".join(c["shapes"]))],
+            ["strides", Code(" ".join(c["strides"]))],
+            ["dtypes", Code(" ".join(c["dtypes"]))],
+            ["rules", " ".join(c["rules"])],
+            ["reason", Code(c["reason"])],
+            ["expected", Code(c["expected"])],
+            ["actual", Code(c["actual"] or (("error %s: %s" % (c["error_class"], c["error_message"]))
+                                            if c["error_class"] else ""))]]
+    if c["first_mismatch"]:
+        rows.append(["first mismatch", Code(c["first_mismatch"])])
+    rows.append(["case file", Code("%s:%s" % (c["file"], c["line"]))])
+    blocks = [table(["field", "value"], rows)]
+    repro = []
+    for lib, key in (("NumPy", "numpy_repro"), ("torch", "torch_repro")):
+        if c.get(key):
+            line = c[key]
+            if len(line) > REPRO_MAX:
+                line = line[:REPRO_MAX] + " ... (cut; see bcast-run show)"
+            repro.append("# %s\n%s" % (lib, line))
+    repro.append("# the whole case\nbcast-run show %s %s" % (shlex.quote(c["id"]), shlex.quote(c["file"])))
+    blocks.append(code_block("\n".join(repro)))
+    return blocks
+
+
+def closing_line(tot):
+    """bcast-run's closing line for these totals (docs/runner.md)."""
+    s = "%d passed, %d failed, %d skipped" % (tot.get("passed", 0), tot.get("failed", 0), tot.get("skipped", 0))
+    for key, word in (("crashed", "crashed"), ("timed_out", "timed out"), ("expected_failures", "expected failures")):
+        if tot.get(key, 0):
+            s += ", %d %s" % (tot[key], word)
+    return s
+
+
+def build(doc, command, full):
+    """The report as markup blocks; `command` is the make command that regenerates it.
+    full: every failure in detail with its one-liners (HTML); otherwise the first
+    MD_DETAILED of each cause, the rest in a table without one-liners (Markdown)."""
+    t = doc["target"]
+    tot = doc["totals"]
+    title = "bcast conformance report: %s" % doc["name"]
+    b = [heading(1, title),
+         para("Generated by `%s` from bcast-run's results. Do not edit by hand." % command)]
+    b.append(heading(2, "Target"))
+    b.append(table(["field", "value"], [
+        ["name", Code(t.get("name", ""))],
+        ["version", Code(t.get("version", ""))],
+        ["declared profile", Code(t.get("profile", ""))],
+        ["profile checked", Code(doc["profile"])],
+        ["ops", Code(" ".join(t.get("ops", [])))],
+        ["dtypes", Code(" ".join(t.get("dtypes", [])))],
+        ["flags", Code(" ".join(t.get("flags", [])) or "(none)")],
+        ["max_rank", Code(str(t.get("max_rank", "")) + (" (no limit)" if t.get("max_rank") == 0 else ""))],
+        ["target-arg", Code(doc["target_arg"] or "(none)")],
+        ["bcast version", Code(doc["bcast_version"])],
+        ["case set", Code(doc["case_set"])],
+        ["expectations file", Code(doc["expectations"] or "(none)")],
+    ]))
+    b.append(heading(2, "Summary", "summary"))
+    b.append(para("**%s**" % closing_line(tot)))
+    failed_only = tot.get("failed", 0) - tot.get("violations", 0)
+    b.append(table(["outcome", "cases"], [
+        ["pass", tot.get("passed", 0)],
+        ["fail", failed_only],
+        ["memory violation", tot.get("violations", 0)],
+        ["skip", tot.get("skipped", 0)],
+        ["crash", tot.get("crashed", 0)],
+        ["timeout", tot.get("timed_out", 0)],
+        ["expected failure", tot.get("expected_failures", 0)],
+        ["unexpected pass", tot.get("unexpected_passes", 0)],
+        ["total", tot.get("cases", 0)],
+    ], "summary"))
+    if not doc.get("complete", True):
+        b.append(para("**The run was incomplete** (interrupted): the counts cover the cases that finished."))
+
+    ops, rows = heat_map(doc["counts"])
+    b.append(heading(2, "Pass rate by suite, tag and op"))
+    b.append(para("Percent of the cases that ran (skips excluded) that passed, rounded down; `skip`: every "
+                  "case was outside the target's capabilities; empty: no such case. The last column is the row's total."))
+    b.append(table([""] + ops + ["all"], rows, "heat"))
+
+    fails = [c for c in doc["cases"] if c["outcome"] in ("fail", "crash", "timeout", "violation")]
+    b.append(heading(2, "Failures (%d)" % len(fails), "failures"))
+    if not fails:
+        b.append(para("None."))
+    groups = {}
+    for c in fails:
+        groups.setdefault(cause(c), []).append(c)
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
+        cs = groups[key]
+        rules = sorted({r for c in cs for r in c["rules"]}, key=lambda r: int(r[1:]) if r[1:].isdigit() else 0)
+        b.append(heading(3, "%s (%d)" % (key, len(cs))))
+        b.append(para("Rules: %s. Suites: %s." % (" ".join(rules) or "-",
+                                                 " ".join(sorted({c["suite"] for c in cs})))))
+        detailed = cs if full else cs[:MD_DETAILED]
+        for c in detailed:
+            b.append(details("%s: %s" % (c["id"], c["reason"][:100]), _failure_blocks(c)))
+        rest = cs[len(detailed):]
+        if rest:
+            b.append(para("%d more with the same cause (their one-liners are in index.html and results.json, "
+                          "or run `bcast-run show ID`):" % len(rest)))
+            b.append(table(["case", "shapes", "strides", "expected", "actual", "first mismatch", "rules"],
+                           [[Code(c["id"]), Code(" ".join(c["shapes"])), Code(" ".join(c["strides"])),
+                             Code(c["expected"]), Code(c["actual"] or c["error_class"]),
+                             Code(c["first_mismatch"]), " ".join(c["rules"])] for c in rest]))
+
+    xf = [c for c in doc["cases"] if c["outcome"] == "xfail"]
+    b.append(heading(2, "Expected failures (%d)" % len(xf)))
+    b.append(para("Listed in the expectations file %s." % ("`%s`" % doc["expectations"] if doc["expectations"] else "(none)")))
+    if xf:
+        b.append(details("%d cases" % len(xf), [table(["case", "outcome", "reason now", "known reason"],
+                 [[Code(c["id"]), c["actual_outcome"], Code(c["reason"]), c["known_reason"]] for c in xf])]))
+    xp = [c for c in doc["cases"] if c["outcome"] == "xpass"]
+    b.append(heading(2, "Unexpected passes (%d)" % len(xp)))
+    b.append(para("Listed in the expectations file but passing: remove them from it." if xp else "None."))
+    if xp:
+        b.append(table(["case", "known reason"], [[Code(c["id"]), c["known_reason"]] for c in xp]))
+    b.append(heading(2, "Skips (%d)" % tot.get("skipped", 0)))
+    sk = doc.get("skip_reasons", {})
+    if sk:
+        b.append(table(["reason", "cases"], [[Code(r), sk[r]] for r in sorted(sk, key=lambda r: (-sk[r], r))]))
+    else:
+        b.append(para("None."))
+    return title, b
+
+
+def render(doc, command):
+    """(markdown, html) of the report."""
+    title, md = build(doc, command, False)
+    _, ht = build(doc, command, True)
+    return to_markdown(md), to_html(title, ht)
