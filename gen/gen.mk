@@ -43,5 +43,7 @@ cases-large: $(GEN_FNV)
 	BCAST_FNV1A64=$(GEN_FNV) $(GEN_PY) --out cases --suite large --jobs $(GEN_JOBS)
 
 TESTS += "sh tests/run-pytest.sh gen/tests"
+# docs/semantics.md: every example block is executed against NumPy and torch.
+TESTS += "$(PYTHON) gen/check_semantics_examples.py"
 
 .PHONY: cases cases-check cases-crosscheck cases-large

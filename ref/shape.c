@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <errno.h>
 #include "ref_internal.h"
 
 int bc_fail(bc_error *err, int status, int operand, int other, int dim, const char *fmt, ...)
@@ -68,8 +69,9 @@ int bc_shape_parse(const char *text, bc_shape *out)
             break;
         if (!(isdigit((unsigned char)*p) || *p == '-' || *p == '+'))
             return -1;
+        errno = 0;
         v = strtoll(p, &end, 10);
-        if (end == p || rank >= BC_MAX_RANK)
+        if (end == p || errno == ERANGE || rank >= BC_MAX_RANK)   /* no silent clamping to INT64_MAX */
             return -1;
         out->dim[rank++] = (int64_t)v;
         p = end;

@@ -149,7 +149,8 @@ static void *alloc_cb(void *ctx, int dtype, int rank, const int64_t *shape)
     if (why == NULL) {
         r->out_dtype = dtype;
         r->out_rank = rank;
-        memcpy(r->out_shape, shape, (size_t)rank * sizeof *shape);
+        if (rank > 0) /* the ABI allows shape == NULL for a 0-d result */
+            memcpy(r->out_shape, shape, (size_t)rank * sizeof *shape);
         int64_t cnt = br_shape_count(r->out_shape, rank), bytes = 0;
         for (int i = 0; i < rank; i++) if (r->out_shape[i] < 0) why = "negative extent";
         if (why == NULL && cnt < 0) why = "element count overflows";
@@ -334,6 +335,9 @@ static void worker_main(br_iso *I, int k, int cmd_fd, int rep_fd)
         else if (W.t->abi_version != BCT_ABI_VERSION) msg = "unsupported abi_version (runner knows 1)";
         else if (W.t->run == NULL) msg = "the descriptor has no run function";
     }
+    /* The descriptor is read after init(): a target may complete it there from
+     * --target-arg (targets/pipe fills it from its bridge's handshake). */
+    if (msg == NULL && W.t->init != NULL && W.t->init(I->cfg.target_arg) != 0) msg = "the target's init() failed";
     if (msg == NULL) {
         br_target_info *ti = &ctl->info;
         copy_str(ti->name, sizeof ti->name, W.t->name);
@@ -343,7 +347,6 @@ static void worker_main(br_iso *I, int k, int cmd_fd, int rep_fd)
         ti->dtypes = W.t->dtypes;
         ti->max_rank = W.t->max_rank;
         ti->flags = W.t->flags;
-        if (W.t->init != NULL && W.t->init(I->cfg.target_arg) != 0) msg = "the target's init() failed";
     }
     if (msg != NULL) {
         copy_str(ctl->ready_msg, sizeof ctl->ready_msg, msg);
@@ -658,8 +661,12 @@ void br_iso_stop(br_iso *I)
         worker *w = &I->w[k];
         if (w->pid > 0) {
             int st;
-            /* an idle worker exits at EOF; give it a moment, then kill */
-            int64_t until = br_now_ns() + 1000000000;
+            /* an idle worker exits at EOF; give it a moment, then kill.
+             * BCAST_RUN_EXIT_GRACE (seconds) lengthens the moment, so that
+             * `make valgrind` sees each worker's own leak check finish. */
+            const char *g = getenv("BCAST_RUN_EXIT_GRACE");
+            int64_t grace = g != NULL && atoi(g) > 0 && atoi(g) <= 3600 ? atoi(g) : 1;
+            int64_t until = br_now_ns() + grace * 1000000000;
             while (waitpid(w->pid, &st, WNOHANG) == 0) {
                 if (br_now_ns() > until) { kill(w->pid, SIGKILL); waitpid(w->pid, &st, 0); break; }
                 usleep(1000);

@@ -44,5 +44,7 @@ void br_write_tap(const br_report *r, br_buf *o)
             br_buf_puts(o, "  ...\n");
         }
     }
-    if (!r->complete) br_buf_puts(o, "# incomplete: the run was interrupted\n");
+    /* "Bail out!" makes TAP consumers (prove) fail an interrupted run even
+     * when every case kept so far passed. */
+    if (!r->complete) br_buf_puts(o, "Bail out! the run was interrupted: only the finished cases are listed\n");
 }

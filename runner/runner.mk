@@ -29,11 +29,3 @@ run: $(RUNNER_BIN) $(BUILD)/targets/ref.so
 
 .PHONY: run
 
-# libFuzzer harness for the case reader (clang only; not part of `all`).
-FUZZ_CASEIO := $(BUILD)/fuzz-caseio
-$(FUZZ_CASEIO): runner/tests/fuzz_caseio.c runner/caseio.c runner/util.c $(REF_SRC)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Irunner -fsanitize=fuzzer,address,undefined \
-	  -o $@ runner/tests/fuzz_caseio.c runner/caseio.c runner/util.c $(REF_SRC) -ldl -lm
-fuzz-caseio: $(FUZZ_CASEIO)
-.PHONY: fuzz-caseio

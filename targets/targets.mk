@@ -18,7 +18,8 @@
 #   fixed_profile        ignores call->profile (always NumPy)               -> fail under --profile torch
 #   hostile_*            SIGBUS, page-long overrun, one-element underrun, self
 #                        written before an error, stdout/stderr noise, absurd
-#                        alloc_output requests, bad return values
+#                        alloc_output requests, bad return values, a leak of
+#                        512 MiB per call, an 8 GiB malloc (tests/hardening/)
 #   needs_arg            init() wants --target-arg magic
 #   bad_abi / no_entry   abi_version 99 / no bcast_target_v1                -> exit 2
 
@@ -33,6 +34,7 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   write_past_end write_input crash hang exit fixed_profile \
                   hostile_sigbus hostile_oob_page hostile_self_partial \
                   hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
+                  hostile_leak hostile_bigalloc \
                   needs_arg bad_abi no_entry
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
 TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so

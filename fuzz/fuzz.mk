@@ -1,0 +1,53 @@
+# fuzz/fuzz.mk - libFuzzer harnesses for the case reader and ref's shape rules,
+# their seed corpora, and the replay of fuzz/regressions/ in `make test`.
+#
+#   make fuzz FUZZ_SECONDS=N     build with clang -fsanitize=fuzzer,address,undefined
+#                                and run each harness N seconds (default 60);
+#                                crashes land in $(BUILD)/fuzz/artifacts/
+#   $(BUILD)/fuzz/replay-*       the harnesses without libFuzzer, built with $(CC);
+#                                `make test` replays fuzz/regressions/*/ through them
+#
+# Also includes tests/hardening/hardening.mk (malformed input, CLI, signals,
+# valgrind), which has no makefile hook of its own.
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Irunner \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_HDRS    := $(wildcard include/*.h runner/*.h ref/*.h)
+FUZZ_CASEIO_SRC := fuzz/fuzz_caseio.c runner/caseio.c runner/util.c
+
+$(FUZZ_DIR)/fuzz-caseio: $(FUZZ_CASEIO_SRC) $(REF_SRC) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CASEIO_SRC) $(REF_SRC) -ldl -lm
+
+$(FUZZ_DIR)/fuzz-shapes: fuzz/fuzz_shapes.c $(REF_SRC) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_shapes.c $(REF_SRC) -lm
+
+# Seeds: every record of cases/ and the runner fixtures, split one per file.
+$(FUZZ_DIR)/seeds/.stamp: fuzz/seeds.sh $(wildcard cases/*.cases tests/runner/fixtures/*/*.cases)
+	sh fuzz/seeds.sh $(FUZZ_DIR)/seeds $(wildcard cases/*.cases tests/runner/fixtures/*/*.cases)
+	touch $@
+
+fuzz-build: $(FUZZ_DIR)/fuzz-caseio $(FUZZ_DIR)/fuzz-shapes $(FUZZ_DIR)/seeds/.stamp
+fuzz: fuzz-build
+	sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+# Replay: the same entry points, linked to a plain main() (fuzz/replay.c).
+$(BUILD)/fuzz/fuzz_caseio.o: ALL_CFLAGS += -Irunner
+$(FUZZ_DIR)/replay-caseio: $(BUILD)/fuzz/replay.o $(BUILD)/fuzz/fuzz_caseio.o \
+                           $(BUILD)/runner/caseio.o $(BUILD)/runner/util.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) -ldl $(LDLIBS_M)
+$(FUZZ_DIR)/replay-shapes: $(BUILD)/fuzz/replay.o $(BUILD)/fuzz/fuzz_shapes.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+ALL_TARGETS += $(FUZZ_DIR)/replay-caseio $(FUZZ_DIR)/replay-shapes
+TESTS += "$(FUZZ_DIR)/replay-caseio $(sort $(wildcard fuzz/regressions/caseio/*))"
+TESTS += "$(FUZZ_DIR)/replay-shapes $(sort $(wildcard fuzz/regressions/shapes/*))"
+-include $(BUILD)/fuzz/replay.d $(BUILD)/fuzz/fuzz_caseio.d $(BUILD)/fuzz/fuzz_shapes.d
+
+-include tests/hardening/hardening.mk
+
+.PHONY: fuzz fuzz-build

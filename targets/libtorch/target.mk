@@ -1,0 +1,29 @@
+# targets/libtorch/target.mk - $(BUILD)/targets/libtorch.so (the ATen C++ API, torch profile) when libtorch-dev is installed.
+#
+# Built by `make`, `make targets` and `make test`; without the package the
+# target is skipped with a message and the smoke test counts as skipped.
+# C++17 (libtorch 1.13 needs C++14 at least), one translation unit.
+
+LIBTORCH_SO      := $(BUILD)/targets/libtorch.so
+LIBTORCH_VERSION := $(shell dpkg-query -W -f='$${Version}' libtorch-dev 2>/dev/null || echo unknown)
+LIBTORCH_CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) -fPIC -Iinclude $(EXTRA_CFLAGS)
+
+ifneq ($(wildcard /usr/include/ATen/ATen.h),)
+TARGETS_THIRDPARTY += $(LIBTORCH_SO)
+ALL_TARGETS += $(LIBTORCH_SO)
+
+$(LIBTORCH_SO): targets/libtorch/libtorch_target.cpp include/bcast_target.h
+	@mkdir -p $(dir $@)
+	$(CXX) $(LIBTORCH_CXXFLAGS) -DBCT_LIB_VERSION='"$(LIBTORCH_VERSION)"' -shared -o $@ $< \
+	  $(EXTRA_LDFLAGS) -ltorch_cpu -lc10
+
+targets: $(LIBTORCH_SO)
+TESTS += "$(BUILD)/bcast-run --target $(LIBTORCH_SO) --expectations targets/libtorch/expectations cases/seeds.cases"
+else
+targets: targets-skip-libtorch
+targets-skip-libtorch:
+	@echo "targets: libtorch skipped: libtorch-dev not installed (apt-get install libtorch-dev)"
+TESTS += "echo 'libtorch smoke test skipped: libtorch-dev not installed (apt-get install libtorch-dev)'; echo '0 passed, 0 failed, 1 skipped'"
+.PHONY: targets-skip-libtorch
+endif
+.PHONY: targets

@@ -1,0 +1,277 @@
+/* onednn_target.c - bcast target for oneDNN's binary primitive (dnnl_binary_*), through its C API.
+ *
+ * oneDNN's binary primitive is unidirectional by design (dnnl.h,
+ * dnnl_binary_desc_init: "Both memory descriptors must have the same number
+ * of dimensions. Element broadcasting is supported for memory descriptor
+ * src1_desc and are applied to src1_desc dimensions that have size equal to
+ * 1"), and the caller supplies the destination descriptor. The calling
+ * convention, and nothing more, is therefore:
+ *   - both operands are padded with leading 1s to the same rank (at least 1,
+ *     oneDNN has no 0-d memory); the padding is removed again from the result;
+ *   - dst has src0's (padded) dims and src0's data type: oneDNN does no type
+ *     promotion, the dst type is the caller's choice, and src0's is the one
+ *     that needs no decision. Cases where NumPy would stretch x, or promote
+ *     to another type, are therefore oneDNN findings, not adapter bugs;
+ *   - operands keep their strides (dnnl_memory_desc_init_by_strides) and
+ *     offsets (the memory handle points at the first element). If oneDNN
+ *     refuses a stride pattern (it has no negative strides), the operand is
+ *     copied to a dense buffer first: a copy the library's calling convention
+ *     requires, hence BCT_CAP_STRIDED;
+ *   - in-place runs the primitive with dst = src0 = self's memory, which the
+ *     binary primitive documents as supported ("in-place operations, meaning
+ *     that src0 can be used as both input and output");
+ *   - oneDNN decides every shape question: nothing is checked here.
+ * Errors (dnnl_status_t): invalid_arguments from dnnl_binary_desc_init is its
+ * only shape check (src1's dims against src0's), so it is not-broadcastable;
+ * unimplemented from primitive creation is a data-type combination without an
+ * implementation (dtype); everything else is other. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <oneapi/dnnl/dnnl.h>
+
+#include "bcast_target.h"
+
+#ifndef BCT_LIB_VERSION
+#error "BCT_LIB_VERSION must be defined (targets/onednn/target.mk passes the package version)"
+#endif
+
+static dnnl_engine_t engine;
+static dnnl_stream_t stream;
+
+/* bcast dtype -> oneDNN data type; the binary primitive's documented types
+ * among bcast's are f32, s8, u8 (docs: "Binary", Data Types). */
+static dnnl_data_type_t dnnl_type(int dt)
+{
+    switch (dt) {
+    case BCT_F32: return dnnl_f32;
+    case BCT_I8: return dnnl_s8;
+    case BCT_U8: return dnnl_u8;
+    default: return dnnl_data_type_undef;
+    }
+}
+
+static size_t elem_size(int dt)
+{
+    return dt == BCT_F32 ? 4u : 1u;
+}
+
+static const char *status_name(dnnl_status_t s)
+{
+    switch (s) {
+    case dnnl_success: return "success";
+    case dnnl_out_of_memory: return "out_of_memory";
+    case dnnl_invalid_arguments: return "invalid_arguments";
+    case dnnl_unimplemented: return "unimplemented";
+    case dnnl_runtime_error: return "runtime_error";
+    default: return "other status";
+    }
+}
+
+/* One operand prepared for oneDNN: padded dims and strides, the handle, and
+ * an owned dense copy when oneDNN could not take the view as it is. */
+typedef struct operand {
+    dnnl_dims_t dims, strides;
+    void *handle;
+    void *copy;
+    dnnl_memory_desc_t md;
+} operand;
+
+/* Copies the strided view a into dense C order. */
+static void densify(const bct_array *a, char *dense)
+{
+    size_t es = elem_size(a->dtype);
+    int64_t n = 1, idx[DNNL_MAX_NDIMS] = {0}, off = a->offset;
+    for (int d = 0; d < a->rank; d++)
+        n *= a->shape[d];
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(dense + (size_t)i * es, (const char *)a->data + off * (int64_t)es, es);
+        for (int d = a->rank - 1; d >= 0; d--) {
+            if (++idx[d] < a->shape[d]) {
+                off += a->strides[d];
+                break;
+            }
+            idx[d] = 0;
+            off -= a->strides[d] * (a->shape[d] - 1);
+        }
+    }
+}
+
+/* Fills op for a at padded rank nd; returns a dnnl status. */
+static dnnl_status_t prepare(const bct_array *a, int nd, operand *op)
+{
+    int lead = nd - a->rank;
+    int64_t n = 1;
+    int huge = 0;
+    for (int d = 0; d < nd; d++) {
+        op->dims[d] = d < lead ? 1 : a->shape[d - lead];
+        op->strides[d] = d < lead ? 0 : a->strides[d - lead];
+        if (op->dims[d] > 0 && n > (INT64_C(1) << 28) / op->dims[d])
+            huge = 1;                       /* no dense copy of this many elements */
+        else
+            n *= op->dims[d];
+    }
+    op->copy = NULL;
+    op->handle = (char *)a->data + a->offset * (int64_t)elem_size(a->dtype);
+    dnnl_status_t s = dnnl_memory_desc_init_by_strides(&op->md, nd, op->dims,
+                                                       dnnl_type(a->dtype), op->strides);
+    if (s == dnnl_success)
+        return s;
+    /* oneDNN refused the layout: hand it a dense copy (calling convention) */
+    if (huge)
+        return s;
+    op->copy = malloc(n > 0 ? (size_t)n * elem_size(a->dtype) : 1u);
+    if (op->copy == NULL)
+        return dnnl_out_of_memory;
+    densify(a, op->copy);
+    op->handle = op->copy;
+    return dnnl_memory_desc_init_by_tag(&op->md, nd, op->dims, dnnl_type(a->dtype),
+                                        nd == 1 ? dnnl_a : nd == 2 ? dnnl_ab : nd == 3 ? dnnl_abc
+                                        : nd == 4 ? dnnl_abcd : nd == 5 ? dnnl_abcde
+                                        : nd == 6 ? dnnl_abcdef : nd == 7 ? dnnl_abcdefg
+                                        : nd == 8 ? dnnl_abcdefgh : nd == 9 ? dnnl_abcdefghi
+                                        : nd == 10 ? dnnl_abcdefghij : nd == 11 ? dnnl_abcdefghijk
+                                        : dnnl_abcdefghijkl);
+}
+
+static dnnl_alg_kind_t alg_of(int op)
+{
+    switch (op) {
+    case BCT_ADD: return dnnl_binary_add;
+    case BCT_SUB: return dnnl_binary_sub;
+    case BCT_MUL: return dnnl_binary_mul;
+    case BCT_DIV: return dnnl_binary_div;
+    case BCT_MAXIMUM: return dnnl_binary_max;
+    default: return dnnl_binary_min;
+    }
+}
+
+/* Runs one case: descriptor, primitive, then (value mode) alloc_output at
+ * dst's dims and execution into it. */
+static int onednn_run(const bct_call *call)
+{
+    const bct_array *x = &call->args[0], *y = &call->args[1];
+    int rank = x->rank > y->rank ? x->rank : y->rank;
+    int nd = rank > 0 ? rank : 1;
+    int status = BCT_ERR_OTHER;
+    const char *stage = "";
+    dnnl_status_t s;
+    operand src0 = {0}, src1 = {0}, dst = {0};
+    dnnl_binary_desc_t bd;
+    dnnl_primitive_desc_t pd = NULL;
+    dnnl_primitive_t prim = NULL;
+    dnnl_memory_t m0 = NULL, m1 = NULL, md = NULL;
+
+    if ((s = prepare(x, nd, &src0)) != dnnl_success || (s = prepare(y, nd, &src1)) != dnnl_success) {
+        stage = "dnnl_memory_desc_init";
+        goto fail;
+    }
+    dst = src0;                                    /* dims, type: src0's */
+    dst.copy = NULL;
+    if (call->mode != BCT_MODE_INPLACE) {
+        int64_t dense = 1;
+        for (int d = nd - 1; d >= 0; d--) {
+            dst.strides[d] = dense;
+            dense *= dst.dims[d] > 0 ? dst.dims[d] : 1;
+        }
+        if ((s = dnnl_memory_desc_init_by_strides(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
+                                                  dst.strides)) != dnnl_success) {
+            stage = "dnnl_memory_desc_init_by_strides (dst)";
+            goto fail;
+        }
+    }
+    if ((s = dnnl_binary_desc_init(&bd, alg_of(call->op), &src0.md, &src1.md, &dst.md)) != dnnl_success) {
+        stage = "dnnl_binary_desc_init";
+        status = s == dnnl_invalid_arguments ? BCT_ERR_NOT_BROADCASTABLE : BCT_ERR_OTHER;
+        goto fail;
+    }
+    if ((s = dnnl_primitive_desc_create(&pd, &bd, NULL, engine, NULL)) != dnnl_success) {
+        stage = "dnnl_primitive_desc_create";
+        status = s == dnnl_unimplemented ? BCT_ERR_DTYPE : BCT_ERR_OTHER;
+        goto fail;
+    }
+    if ((s = dnnl_primitive_create(&prim, pd)) != dnnl_success) {
+        stage = "dnnl_primitive_create";
+        goto fail;
+    }
+    if (call->mode == BCT_MODE_INPLACE) {
+        if (src0.copy != NULL) {                   /* cannot write through a copy */
+            snprintf(call->message, call->message_cap,
+                     "oneDNN refused self's strides; a copy cannot be written in place");
+            goto cleanup;
+        }
+        dst.handle = src0.handle;
+    } else {
+        int64_t shape[DNNL_MAX_NDIMS];
+        for (int d = 0; d < rank; d++)
+            shape[d] = dst.dims[d + nd - rank];
+        dst.handle = call->alloc_output(call->ctx, x->dtype, rank, shape);
+        if (dst.handle == NULL) {
+            snprintf(call->message, call->message_cap, "alloc_output refused the dst shape");
+            goto cleanup;
+        }
+    }
+    if ((s = dnnl_memory_create(&m0, &src0.md, engine, src0.handle)) != dnnl_success ||
+        (s = dnnl_memory_create(&m1, &src1.md, engine, src1.handle)) != dnnl_success ||
+        (s = dnnl_memory_create(&md, &dst.md, engine, dst.handle)) != dnnl_success) {
+        stage = "dnnl_memory_create";
+        goto fail;
+    }
+    dnnl_exec_arg_t args[3] = {
+        {DNNL_ARG_SRC_0, m0}, {DNNL_ARG_SRC_1, m1}, {DNNL_ARG_DST, md},
+    };
+    if ((s = dnnl_primitive_execute(prim, stream, 3, args)) != dnnl_success ||
+        (s = dnnl_stream_wait(stream)) != dnnl_success) {
+        stage = "dnnl_primitive_execute";
+        goto fail;
+    }
+    status = BCT_OK;
+    goto cleanup;
+fail:
+    snprintf(call->message, call->message_cap, "oneDNN %s: %s", stage, status_name(s));
+    if (s == dnnl_out_of_memory)
+        status = BCT_ERR_OTHER;
+cleanup:
+    dnnl_memory_destroy(m0);
+    dnnl_memory_destroy(m1);
+    dnnl_memory_destroy(md);
+    dnnl_primitive_destroy(prim);
+    dnnl_primitive_desc_destroy(pd);
+    free(src0.copy);
+    free(src1.copy);
+    return status;
+}
+
+/* A CPU engine and an in-order stream per worker. */
+static int onednn_init(const char *arg)
+{
+    (void)arg;
+    if (dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success)
+        return 1;
+    return dnnl_stream_create(&stream, engine, dnnl_stream_default_flags) != dnnl_success;
+}
+
+/* ops: the bcast ops among the binary primitive's algorithms whose results
+ * keep the input type (comparisons produce 0/1 in dst's type, never bool, so
+ * they are not claimed). Rank limit: DNNL_MAX_NDIMS (12, dnnl_types.h). */
+static const bct_target descriptor = {
+    .abi_version = BCT_ABI_VERSION,
+    .name = "onednn",
+    .version = BCT_LIB_VERSION,
+    .profile = BCT_PROFILE_NUMPY,
+    .ops = UINT64_C(1) << BCT_ADD | UINT64_C(1) << BCT_SUB | UINT64_C(1) << BCT_MUL |
+           UINT64_C(1) << BCT_DIV | UINT64_C(1) << BCT_MAXIMUM | UINT64_C(1) << BCT_MINIMUM,
+    .dtypes = 1u << BCT_F32 | 1u << BCT_I8 | 1u << BCT_U8,
+    .max_rank = DNNL_MAX_NDIMS,
+    .flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE,
+    .init = onednn_init,
+    .run = onednn_run,
+};
+
+const bct_target *bcast_target_v1(void);
+
+const bct_target *bcast_target_v1(void)
+{
+    return &descriptor;
+}

@@ -1,0 +1,156 @@
+"""numba_bridge.py - numba behind the pipe protocol, two ways (registry: numba-njit, numba-vectorize).
+
+  numba_bridge.py njit        each op is an @njit function written as a user would
+                              (x + y, np.maximum(x, y), np.where(c, x, y), ...);
+                              in-place is `x += y` (augmented assignment) inside @njit
+  numba_bridge.py vectorize   each op is a lazy @vectorize ufunc of the scalar
+                              expression (one per input dtypes, see per_signature);
+                              numba's ufunc machinery broadcasts; in-place/out=
+                              are the ufunc's out= argument
+
+Operands are NumPy strided views (numpy_bridge.view). A 0-d result that numba
+returns as a Python scalar is passed on as NumPy makes it (np.asarray), since
+that is what a caller gets. Not declared, from numba's documentation: matmul
+(`@`/np.dot only for contiguous 1-D/2-D float/complex arrays), expand, axis_add,
+uni_add; for vectorize also the shape ops (a ufunc is scalar-wise).
+Numba's compile errors are answers like any other: class `other` unless the
+text is a known broadcasting message (numba's "unable to broadcast argument N
+to output array", or NumPy's).
+"""
+
+import os
+import sys
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bcast_bridge as bb  # noqa: E402
+
+try:
+    import numba
+    import numpy as np
+    from numba import njit, vectorize
+except ImportError as exc:
+    bb.fail("numba is not importable: %s" % exc)
+
+import re  # noqa: E402
+
+import numpy_bridge  # noqa: E402
+from numpy_bridge import result, view  # noqa: E402
+
+# numba's own texts; NumPy's (raised inside compiled code or by its ufunc
+# machinery) are classified by numpy_bridge.
+NUMBA_RULES = [(re.compile(rx), cls) for rx, cls in [
+    (r"^unable to broadcast argument \d+ to output array", "not-broadcastable"),
+]]
+
+
+def classify(exc):
+    msg = bb.one_line(exc)
+    for rx, cls in NUMBA_RULES:
+        if rx.search(msg):
+            return cls, msg
+    return numpy_bridge.classify(exc)
+
+SCALAR = {  # op -> expression in a, b (and c for where)
+    "add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / b", "floor_divide": "a // b",
+    "remainder": "a % b", "pow": "a ** b", "maximum": "np.maximum(a, b)", "minimum": "np.minimum(a, b)",
+    "eq": "a == b", "ne": "a != b", "lt": "a < b", "le": "a <= b", "gt": "a > b", "ge": "a >= b",
+    "logical_and": "np.logical_and(a, b)", "logical_or": "np.logical_or(a, b)",
+    "logical_xor": "np.logical_xor(a, b)",
+    "bitwise_and": "a & b", "bitwise_or": "a | b", "bitwise_xor": "a ^ b",
+}
+AUGMENTED = {"add": "+=", "sub": "-=", "mul": "*=", "div": "/=", "floor_divide": "//=", "remainder": "%=",
+             "pow": "**=", "bitwise_and": "&=", "bitwise_or": "|=", "bitwise_xor": "^="}
+
+
+def compile_all(kind):
+    """op -> callable. Sources are what a numba user writes for each op."""
+    fns, inplace = {}, {}
+    for op, expr in SCALAR.items():
+        ns = {"np": np}
+        exec("def f(a, b):\n    return %s\n" % expr, ns)  # noqa: S102 - fixed table above
+        fns[op] = njit(ns["f"]) if kind == "njit" else per_signature(ns["f"])
+    if kind == "njit":
+        ns = {"np": np}
+        exec("def w(c, a, b):\n    return np.where(c, a, b)\n"
+             "def bt(a, s):\n    return np.broadcast_to(a, s)\n"
+             "def bs(*s):\n    return np.broadcast_shapes(*s)\n", ns)  # noqa: S102
+        fns["where"], fns["broadcast_to"], fns["broadcast_shapes"] = njit(ns["w"]), njit(ns["bt"]), njit(ns["bs"])
+        for op, aug in AUGMENTED.items():
+            ns = {}
+            exec("def f(a, b):\n    a %s b\n" % aug, ns)  # noqa: S102
+            inplace[op] = njit(ns["f"])
+    else:
+        ns = {}
+        exec("def w(c, a, b):\n    return a if c else b\n", ns)  # noqa: S102
+        fns["where"] = per_signature(ns["w"])
+    return fns, inplace
+
+
+def per_signature(pyfunc):
+    """A lazy @vectorize ufunc per combination of input dtypes. One DUFunc for
+    all calls would make results depend on call order: once it holds a loop
+    for (f32, f32), a later (i8, i8) call reuses that loop by safe casting
+    instead of compiling its own, and returns f32. A fresh DUFunc per input
+    dtypes is what a user calling it with those dtypes first gets, and keeps
+    the run deterministic whatever the case order or --jobs."""
+    cache = {}
+
+    def call(*args, **kw):
+        key = tuple(np.asarray(a).dtype for a in args)
+        if key not in cache:
+            cache[key] = vectorize(pyfunc)
+        return cache[key](*args, **kw)
+    return call
+
+
+def make_run(kind, fns, inplace):
+    def run(case):
+        args, mode = case.args, case.mode
+        wi = 0 if mode == "inplace" else len(args) - 1 if mode == "out" else -1
+        try:
+            views = []
+            for i, a in enumerate(args):
+                views.append((None, a.shape) if a.dtype == "-" else view(a, readonly=(i == wi and a.overlaps())))
+            vs = [v for _, v in views]
+            if mode == "value":
+                if case.op == "broadcast_to":
+                    return result(fns["broadcast_to"](vs[0], tuple(case.target)))
+                if case.op == "broadcast_shapes":
+                    return bb.reply_shape(fns["broadcast_shapes"](*[tuple(s) for s in vs]))
+                return result(np.asarray(fns[case.op](*vs)))
+            storage, w = views[wi]
+            before = storage.tobytes()
+            try:
+                if kind == "njit":
+                    if mode != "inplace" or case.op not in inplace:
+                        return bb.reply_error("other", "no numba in-place form for %s" % case.op)
+                    inplace[case.op](vs[0], vs[1])
+                else:
+                    fns[case.op](*vs[:-1], out=w) if mode == "out" else fns[case.op](vs[0], vs[1], out=w)
+            except Exception:
+                if storage.tobytes() != before:
+                    return bb.reply_wrote(args[wi].dtype, w.shape, np.ascontiguousarray(w).tobytes()) + \
+                        bb.reply_error(*classify(sys.exc_info()[1]))
+                raise
+            return result(w)
+        except Exception as exc:  # noqa: BLE001 - every library error is an answer
+            return bb.reply_error(*classify(exc))
+    return run
+
+
+def main():
+    kind = sys.argv[1] if len(sys.argv) > 1 else ""
+    if kind not in ("njit", "vectorize"):
+        bb.fail("usage: numba_bridge.py njit|vectorize")
+    warnings.simplefilter("ignore")
+    np.seterr(all="ignore")
+    fns, inplace = compile_all(kind)
+    flags = ("strided", "inplace") if kind == "njit" else ("strided", "inplace", "out")
+    hello = bb.Hello("numba-" + kind, numba.__version__, "numpy", ops=list(fns), dtypes=bb.NAMES,
+                     max_rank=0, flags=flags)
+    bb.serve(hello, make_run(kind, fns, inplace))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""numexpr_bridge.py - numexpr's string expressions behind the pipe protocol (targets/registry.tsv: numexpr).
+
+Each op is the numexpr expression a user would write ('x + y', 'where(c, x, y)')
+evaluated with ne.evaluate over NumPy strided views; numexpr broadcasts its
+operands itself. In-place and out= use evaluate's documented out= argument
+(out=self / out=out). Declared from the numexpr user guide: the operators
++ - * / ** %, comparisons and where(); the data types bool, int32, int64,
+float32, float64 ("Datatypes supported internally"; int8/uint8/int16 are not
+among them). Logical/bitwise & | ^ are defined only for booleans there, so the
+logical_* and bitwise_* ops, floor_divide (no //), maximum/minimum, matmul and
+the shape ops are not declared.
+"""
+
+import os
+import sys
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bcast_bridge as bb  # noqa: E402
+
+try:
+    import numexpr as ne
+    import numpy as np
+except ImportError as exc:
+    bb.fail("numexpr is not importable: %s" % exc)
+
+from numpy_bridge import classify, result, view  # noqa: E402
+
+EXPR = {
+    "add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y", "remainder": "x % y",
+    "eq": "x == y", "ne": "x != y", "lt": "x < y", "le": "x <= y", "gt": "x > y", "ge": "x >= y",
+    "where": "where(c, x, y)",
+}
+
+
+def run(case):
+    args, mode = case.args, case.mode
+    wi = 0 if mode == "inplace" else len(args) - 1 if mode == "out" else -1
+    try:
+        views = [view(a, readonly=(i == wi and a.overlaps())) for i, a in enumerate(args)]
+        names = ("c", "x", "y") if case.op == "where" else ("x", "y")
+        env = dict(zip(names, [v for _, v in views]))
+        if mode == "value":
+            return result(ne.evaluate(EXPR[case.op], local_dict=env))
+        storage, w = views[wi]
+        before = storage.tobytes()
+        try:
+            ne.evaluate(EXPR[case.op], local_dict=env, out=w)
+        except Exception:
+            if storage.tobytes() != before:
+                return bb.reply_wrote(args[wi].dtype, w.shape, np.ascontiguousarray(w).tobytes()) + \
+                    bb.reply_error(*classify(sys.exc_info()[1]))
+            raise
+        return result(w)
+    except Exception as exc:  # noqa: BLE001 - every library error is an answer
+        return bb.reply_error(*classify(exc))
+
+
+def main():
+    warnings.simplefilter("ignore")
+    ne.set_num_threads(1)
+    hello = bb.Hello("numexpr", ne.__version__, "numpy", ops=list(EXPR),
+                     dtypes=("bool", "i32", "i64", "f32", "f64"), max_rank=0,
+                     flags=("strided", "inplace", "out"))
+    bb.serve(hello, run)
+
+
+if __name__ == "__main__":
+    main()

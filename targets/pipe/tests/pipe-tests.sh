@@ -1,0 +1,119 @@
+#!/bin/sh
+# pipe-tests.sh - tests of the pipe target (targets/pipe/pipe.c): the NumPy bridge and hostile bridges on fixture cases.
+#
+#   sh targets/pipe/tests/pipe-tests.sh [BUILD] [PYTHON]     (from the repository root)
+#
+# Needs $BUILD/bcast-run and $BUILD/targets/pipe.so. The bridges need NumPy in
+# PYTHON (default /usr/bin/python3); without it every test is skipped with a
+# message. Last line: "N passed, N failed, N skipped".
+
+BUILD=${1:-build}
+PY=${2:-/usr/bin/python3}
+RUN=$BUILD/bcast-run
+PIPE=$BUILD/targets/pipe.so
+FIX=tests/runner/fixtures/basic
+BR=targets/pipe/bridges
+HB=targets/pipe/tests/hostile_bridge.py
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bcast-pipe.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+passed=0 failed=0 skipped=0
+ok() { echo "PASS $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+# The fixture's ids the hostile bridges trigger on (tests/runner/fixtures/basic).
+MUL='binary/mul/i32/(3,)x()'
+SUB='binary/sub/i32/(2,3)x(3,)'
+INPL='inplace/add/i32/(2,3)+=(3,)'
+
+# run NAME EXPECTED_EXIT GREP_PATTERN [bcast-run args...]: the run's exit status
+# and the closing line must both match.
+run() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    "$RUN" --target "$PIPE" "$@" > "$TMP/out" 2> "$TMP/err"
+    rc=$?
+    last=$(tail -n 1 "$TMP/out")
+    if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, wanted $want ($(tail -n 1 "$TMP/err"))"
+    elif ! printf '%s\n' "$last" | grep -Eq "$pat"; then bad "$name" "closing line '$last' does not match '$pat'"
+    else ok "$name"; fi
+}
+
+# reason ID PATTERN: the JSON report's reason for ID matches PATTERN.
+reason() {
+    "$PY" - "$TMP/res.json" "$1" "$2" <<'PYEOF'
+import json, re, sys
+cases = {c["id"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+c = cases.get(sys.argv[2])
+sys.exit(0 if c is not None and re.search(sys.argv[3], c["reason"]) else 1)
+PYEOF
+}
+
+if [ ! -x "$RUN" ] || [ ! -f "$PIPE" ]; then
+    echo "FAIL setup: $RUN or $PIPE missing (make BUILD=$BUILD)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# Init refusals need no Python: the runner must stop with exit 2, not hang.
+run "no --target-arg: init fails, exit 2" 2 '.*'
+[ -s "$TMP/err" ] && grep -q "init() failed" "$TMP/err" || bad "no --target-arg message" "$(cat "$TMP/err")"
+run "a command that does not speak the protocol: exit 2" 2 '.*' --target-arg 'echo hello' "$FIX"
+run "a command that exits at once: exit 2" 2 '.*' --target-arg 'exit 0' "$FIX"
+run "a bridge answering 'fail': exit 2" 2 '.*' --target-arg "printf 'bcast-pipe 1\\nfail no library\\n'" "$FIX"
+run "a handshake naming an unknown op: exit 2" 2 '.*' --target-arg "printf 'bcast-pipe 1\\nops add frobnicate\\nready\\n'" "$FIX"
+
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "SKIP the bridge tests: NumPy is not importable by $PY"
+    skipped=$((skipped + 1))
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+    exit
+fi
+
+# The NumPy bridge is NumPy: on the fixture cases it passes everything it runs.
+run "numpy bridge: every fixture case passes" 0 '^17 passed, 0 failed, 0 skipped$' \
+    --target-arg "$PY $BR/numpy_bridge.py" "$FIX"
+run "numpy bridge, 2 jobs, real fixtures" 0 ' 0 failed' --jobs 2 \
+    --target-arg "$PY $BR/numpy_bridge.py" "$FIX" tests/runner/fixtures/real
+
+# The minimal bridge of docs/pipe-protocol.md, extracted from the doc (the last
+# ```python block), passes the add/f64 cases and skips the rest.
+awk '/^```python$/ { buf = ""; inb = 1; next } /^```$/ && inb { last = buf; inb = 0; next }
+     inb { buf = buf $0 "\n" } END { printf "%s", last }' docs/pipe-protocol.md > "$TMP/mini.py"
+if [ -s "$TMP/mini.py" ] && [ -d cases ]; then
+    run "the doc's minimal bridge passes add/f64" 0 '^[1-9][0-9]* passed, 0 failed' \
+        --target-arg "$PY $TMP/mini.py" --op add --dtype f64 cases/
+else
+    bad "the doc's minimal bridge" "no python block in docs/pipe-protocol.md, or no cases/"
+fi
+
+# A dying bridge costs one case: the worker mirrors its death, the runner
+# replaces the worker, its init() starts a fresh bridge, the rest pass.
+for mode in crash exit garbage short; do
+    run "bridge '$mode' on mul: one crash, the rest pass" 1 '^16 passed, 0 failed, 0 skipped, 1 crashed$' \
+        --format json --output "$TMP/res.json" --target-arg "$PY $HB $mode" "$FIX"
+done
+run "bridge killed by SIGSEGV: the case crashes with SIGSEGV" 1 '1 crashed$' \
+    --format json --output "$TMP/res.json" --target-arg "$PY $HB crash" "$FIX"
+reason "$MUL" 'SIGSEGV' && ok "the crash names SIGSEGV" || bad "the crash names SIGSEGV" "see $TMP/res.json"
+
+# A hung bridge: the runner's timeout kills the worker, PR_SET_PDEATHSIG the bridge.
+: > "$TMP/pids"
+run "bridge 'hang' on sub: one timeout, the rest pass" 1 '^16 passed, 0 failed, 0 skipped, 1 timed out$' \
+    --timeout 2 --target-arg "$PY $HB hang $TMP/pids" "$FIX"
+sleep 0.5
+alive=""
+# (a zombie is dead: in a container nobody may reap it)
+for p in $(cat "$TMP/pids"); do
+    st=$(sed 's/^.*) //' "/proc/$p/stat" 2>/dev/null | cut -c1)
+    [ -n "$st" ] && [ "$st" != Z ] && alive="$alive $p"
+done
+[ -z "$alive" ] && [ -s "$TMP/pids" ] && ok "no bridge outlives its worker" || bad "no bridge outlives its worker" "alive:$alive"
+
+# What a failed in-place call left in self reaches the runner (B22).
+run "bridge 'wrote': self changed by a failed in-place op is a violation" 1 '1 failed' \
+    --format json --output "$TMP/res.json" --target-arg "$PY $HB wrote" --id "$INPL" "$FIX"
+reason "$INPL" 'self changed' && ok "the violation is B22's" || bad "the violation is B22's" "see $TMP/res.json"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,131 @@
+#!/bin/sh
+# runtime.sh - hostile targets not covered by tests/runner/e2e.sh (a leak, a
+# huge malloc), interrupted runs (SIGINT/SIGTERM x JSON/JUnit/TAP, atomic
+# output), and the whole default suite against the reference target.
+#
+#   sh tests/hardening/runtime.sh [BUILD]     (from the repository root)
+BUILD=${1:-build}
+. tests/hardening/lib.sh
+FIX="tests/runner/fixtures/basic tests/runner/fixtures/real"
+NFIX=48
+
+# ---- hostile targets -------------------------------------------------------------
+leak_is_contained() {
+    # 512 MiB leaked per call, abort() when malloc fails: the worker hits its
+    # address-space limit, that case crashes, the worker is replaced and every
+    # other case still passes. Under ASan there is no such limit (lib.sh).
+    $BOUNDED --timeout 60 "$TMP/leak.out" "$TMP/leak.err" -- "$RUN" --target "$TT/hostile_leak.so" \
+        --jobs 1 --no-color --format json --output "$TMP/leak.json" $FIX >"$TMP/leak.res"
+    grep -q '^rc=[01] ' "$TMP/leak.res" || { fail "leak: $(cat "$TMP/leak.res")"; return; }
+    n=$($RES table "$TMP/leak.json" | wc -l)
+    [ "$n" -eq "$NFIX" ] || fail "leak: $n results, expected $NFIX"
+    bad=$($RES table "$TMP/leak.json" | awk -F '\t' '$2 != "pass" && !($2 == "crash" && $3 ~ /SIGABRT/)')
+    [ -z "$bad" ] || fail "leak: cases hurt by the leak beyond a crash: $bad"
+    crashes=$($RES table "$TMP/leak.json" | awk -F '\t' '$2 == "crash"' | wc -l)
+    if [ "$ASAN" != 1 ]; then
+        [ "$crashes" -ge 1 ] || fail "leak: 24 GiB leaked and no worker ran out of address space"
+        [ "$crashes" -lt "$NFIX" ] || fail "leak: every case crashed"
+    fi
+}
+
+huge_malloc_is_refused() {
+    $BOUNDED --timeout 60 "$TMP/big.out" "$TMP/big.err" -- "$RUN" --target "$TT/hostile_bigalloc.so" \
+        --jobs 2 --no-color --format json --output "$TMP/big.json" $FIX >"$TMP/big.res"
+    grep -q '^rc=[01] ' "$TMP/big.res" || { fail "bigalloc: $(cat "$TMP/big.res")"; return; }
+    # Value-mode add cases fail with the target's "refused"; all others pass.
+    ids=$($PY -c 'import sys,json
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if c["op"] == "add" and c["mode"] == "value": print(c["id"])' "$TMP/big.json")
+    [ -n "$ids" ] || { fail "bigalloc: no add case in the fixtures"; return; }
+    if [ "$ASAN" = 1 ]; then
+        bad=$($RES table "$TMP/big.json" | awk -F '\t' '$2 != "pass" && $3 !~ /refused/')
+        [ -z "$bad" ] || fail "bigalloc: $bad"
+    else
+        set --
+        for id in $ids; do set -- "$@" "$id=fail~8 GiB malloc refused"; done
+        msg=$($RES check "$TMP/big.json" "$@" 2>&1) || fail "bigalloc: $msg"
+    fi
+}
+
+# ---- interrupted runs ----------------------------------------------------------------
+# interrupt SIG FORMAT: hang.so hangs on the fixtures' mul case (--timeout 30);
+# SIG arrives after 1 s. Exit 130; the output file exists, is a complete
+# document, says the run is incomplete and holds the finished cases; no
+# temporary file is left behind.
+interrupt() {
+    sig=$1; fmt=$2; ext=$fmt; [ "$fmt" = junit ] && ext=xml
+    out=$TMP/int-$sig.$ext
+    "$RUN" --target "$TT/hang.so" --jobs 2 --timeout 30 --format "$fmt" --output "$out" \
+        tests/runner/fixtures/basic >"$TMP/int-$sig-$fmt.out" 2>"$TMP/int-$sig-$fmt.err" &
+    pid=$!
+    sleep 1
+    kill -"$sig" "$pid"
+    wait "$pid"; irc=$?
+    [ "$irc" -eq 130 ] || fail "$sig/$fmt: exit $irc, expected 130"
+    tail -n 1 "$TMP/int-$sig-$fmt.out" | grep -q '(incomplete: interrupted)$' ||
+        fail "$sig/$fmt: last stdout line does not say incomplete: $(tail -n 1 "$TMP/int-$sig-$fmt.out")"
+    [ -s "$out" ] || { fail "$sig/$fmt: no output written"; return; }
+    ls "$TMP" | grep -q '\.tmp' && fail "$sig/$fmt: temporary file left: $(ls "$TMP" | grep '\.tmp')"
+    case $fmt in
+    json)
+        [ "$($RES field "$out" complete)" = false ] || fail "$sig/json: complete is not false"
+        n=$($RES table "$out" | grep -c '	pass	')
+        [ "$n" -ge 1 ] || fail "$sig/json: no finished case kept"
+        $RES table "$out" | grep -q 'binary/mul/i32/(3,)x()	pass' && fail "$sig/json: the hanging case is reported passed" ;;
+    junit)
+        $PY -c 'import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+cases = r.findall(".//testcase")
+inc = [c for c in cases if c.get("name") == "run-complete" and c.find("error") is not None]
+assert inc, "no run-complete error testcase"
+assert len(cases) >= 2, "no finished case kept"
+assert int(r.get("errors")) >= 1, "errors count does not include the interruption"' "$out" 2>"$TMP/int-$sig-junit.py" ||
+            fail "$sig/junit: $(tail -n 1 "$TMP/int-$sig-junit.py")" ;;
+    tap)
+        grep -q '^Bail out!' "$out" || fail "$sig/tap: no 'Bail out!'"
+        if command -v prove >/dev/null 2>&1 && prove -e cat "$out" >/dev/null 2>&1; then
+            fail "$sig/tap: prove accepts an interrupted run"
+        fi ;;
+    esac
+}
+sigint_json() { interrupt INT json; }
+sigterm_json() { interrupt TERM json; }
+sigint_junit() { interrupt INT junit; }
+sigterm_junit() { interrupt TERM junit; }
+sigterm_tap() { interrupt TERM tap; }
+
+output_replaced_atomically() {
+    # An existing report is replaced whole, never truncated in place: its
+    # inode changes (written to FILE.tmp, then renamed).
+    echo old >"$TMP/atomic.json"
+    before=$(ls -i "$TMP/atomic.json" | cut -d' ' -f1)
+    "$RUN" --target "$REF" --format json --output "$TMP/atomic.json" tests/runner/fixtures/basic >/dev/null 2>&1
+    after=$(ls -i "$TMP/atomic.json" | cut -d' ' -f1)
+    [ "$before" != "$after" ] || fail "the output file was rewritten in place"
+    $PY -m json.tool "$TMP/atomic.json" >/dev/null 2>&1 || fail "the output is not JSON"
+    [ ! -e "$TMP/atomic.json.tmp" ] || fail "temporary file left behind"
+}
+
+# ---- the whole default suite --------------------------------------------------------------
+default_suite_passes_on_ref() {
+    # Under `make sanitize` this runs ref, the runner and the ref target with
+    # ASan+UBSan over every default case; worker stderr is kept so that a
+    # sanitizer report is seen (and any report fails the test).
+    BCAST_RUN_WORKER_STDERR=1 "$RUN" --target "$REF" --jobs 2 --no-color cases/ \
+        >"$TMP/suite.out" 2>"$TMP/suite.err"; src=$?
+    [ "$src" -eq 0 ] || fail "default suite: exit $src: $(tail -n 1 "$TMP/suite.out")"
+    tail -n 1 "$TMP/suite.out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, 0 skipped$' ||
+        fail "default suite: $(tail -n 1 "$TMP/suite.out")"
+    grep -Eq 'runtime error|ERROR: AddressSanitizer|ERROR: LeakSanitizer' "$TMP/suite.err" &&
+        fail "default suite: sanitizer report: $(grep -Em 3 'runtime error|ERROR:' "$TMP/suite.err")"
+    true
+}
+
+if [ ! -x "$RUN" ] || [ ! -f "$REF" ] || [ ! -f "$TT/hostile_leak.so" ]; then
+    echo "FAIL runtime: $RUN, $REF or $TT/hostile_leak.so missing (make test-targets)"; echo "0 passed, 1 failed"; exit 1
+fi
+for test in leak_is_contained huge_malloc_is_refused sigint_json sigterm_json sigint_junit \
+    sigterm_junit sigterm_tap output_replaced_atomically default_suite_passes_on_ref; do
+    t "$test"
+done
+finish
