@@ -5,6 +5,10 @@
 
 #define BIG_BYTES ((size_t)8 << 30)
 
+/* The allocation goes through this volatile pointer so that no compiler may
+ * elide the malloc/free pair (clang does, for an unused block). */
+static char *volatile keep;
+
 /* A target that allocates hugely for its own scratch must be stopped by the
  * worker's address-space limit (mapped size + 4 GiB), not by the machine
  * running out of memory: malloc returns NULL and the target reports an
@@ -14,13 +18,14 @@
 static int run(const bct_call *call)
 {
     if (call->op == BCT_ADD && call->mode == BCT_MODE_VALUE) {
-        char *p = malloc(BIG_BYTES);
-        if (p == NULL) {
+        keep = malloc(BIG_BYTES);
+        if (keep == NULL) {
             bk_message(call, "hostile-bigalloc: 8 GiB malloc refused");
             return BCT_ERR_OTHER;
         }
-        p[0] = 1;
-        free(p);
+        keep[0] = 1;
+        free(keep);
+        keep = NULL;
     }
     return bk_correct(call);
 }
