@@ -13,7 +13,10 @@ BUILD   ?= build
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes
 OPT     ?= -O2 -g
 CFLAGS  ?=
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
+# bcast's version, the one definition: reports and the bundled targets print it.
+BCAST_VERSION := 0.1.0
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -DBCAST_VERSION='"$(BCAST_VERSION)"' $(WARN) $(OPT) \
+              -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_M := -lm
 
 # Every part appends its tests to TESTS: commands whose last output line is

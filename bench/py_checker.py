@@ -1,6 +1,6 @@
 """py_checker.py - a plain Python checker of case files: the baseline bcast-run is timed against.
 
-    /usr/bin/python3 bench/py_checker.py [--verbose] CASEFILE|DIR ...
+    /usr/bin/python3 bench/py_checker.py [--verbose] [--large] [--parse-only] CASEFILE|DIR ...
 
 What a user would write without bcast-run: read docs/case-format.md's format
 (parsed here, on its own, with no code shared with gen/ or runner/), build each
@@ -8,7 +8,8 @@ operand with numpy.lib.stride_tricks.as_strided, run the op through NumPy and
 compare with numpy.testing against the NumPy-profile expectation (`*` or
 `numpy`). Handles element-wise binary ops, where, broadcast_to and matmul, in
 the value, inplace and out modes; every other op (expand, broadcast_shapes,
-axis_add, uni_add) is skipped and counted. Error expectations pass when NumPy
+axis_add, uni_add) is skipped and counted, and so is the opt-in `large` suite
+(as in bcast-run) unless --large is given. Error expectations pass when NumPy
 raises the expected class. The last line is "N passed, N failed, N skipped";
 the exit status is 1 if any case failed.
 """
@@ -34,6 +35,10 @@ HANDLED = set(BINARY) | {"where", "broadcast_to", "matmul"}
 
 # NumPy's exception texts -> the format's error classes (first match wins).
 ERROR_CLASSES = [
+    ("cannot broadcast a non-scalar to a scalar", "invalid-shape"),
+    ("does not have enough dimensions", "matmul-core"),
+    ("number of dimensions must be within", "rank-limit"),
+    ("boolean subtract", "dtype"),
     ("non-broadcastable output", "inplace-shape"),
     ("could not be broadcast", "not-broadcastable"),
     ("broadcast input array from shape", "not-broadcastable"),
@@ -46,7 +51,6 @@ ERROR_CLASSES = [
     ("maximum supported dimension", "overflow"),
     ("negative dimensions", "invalid-shape"),
     ("all elements of broadcast shape must be non-negative", "invalid-shape"),
-    ("cannot broadcast a non-scalar to a scalar", "not-broadcastable"),
     ("input operand has more dimensions than allowed", "invalid-shape"),
     ("Cannot cast", "dtype"),
     ("not supported for the input types", "dtype"),
@@ -146,7 +150,7 @@ def read_cases(path):
         elif key == "end":
             yield rec["id"], rec
             rec = None
-        elif key in ("op", "mode"):
+        elif key in ("op", "mode", "suite"):
             rec[key] = rest
         elif key == "attr":
             name, _, val = rest.partition(" ")
@@ -170,7 +174,7 @@ def read_cases(path):
             else:
                 e["cls"] = t[2]
             rec["expects"].append(e)
-        # suite, tags, rules, source, message: documentation for this checker
+        # tags, rules, source, message: documentation for this checker
     if rec is not None:
         raise CaseError("%s: case %s has no end" % (path, rec["id"]))
 
@@ -263,8 +267,33 @@ def compare(got, e):
         np.testing.assert_array_equal(np.signbit(g), np.signbit(w), err_msg="signs of zero differ")
 
 
-def check(rec):
-    """Returns (status, detail): status is pass, fail or skip."""
+def parse_only(rec, with_large=False):
+    """What check() does before NumPy runs the op: the operands and the expected
+    values built from the text (to split the checker's time, see report.py).
+    NumPy refusing an operand (rank above 32, too big) is an outcome check()
+    judges; here it only ends the case's parsing."""
+    if rec.get("suite") == "large" and not with_large:
+        return "skip", "suite large (opt-in: --large)"
+    try:
+        for x in rec["args"]:
+            if "data" in x:
+                build_operand(x)
+    except ValueError:
+        pass
+    for e in rec["expects"]:
+        if e["kind"] == "ok" and e["dtype"] != "-" and e["data"][0] == "values":
+            n = 1
+            for d in e["shape"]:
+                n *= d
+            parse_values(e["data"][1], e["dtype"], n, e["where"])
+    return "pass", ""
+
+
+def check(rec, with_large=False):
+    """Returns (status, detail): status is pass, fail or skip. Like bcast-run,
+    the opt-in `large` suite (multi-GiB outputs) is skipped unless asked for."""
+    if rec.get("suite") == "large" and not with_large:
+        return "skip", "suite large (opt-in: --large)"
     if rec.get("op") not in HANDLED:
         return "skip", "op %s" % rec.get("op")
     exp = [e for e in rec["expects"] if e["profile"] in ("*", "numpy")]
@@ -305,6 +334,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="+", metavar="CASEFILE|DIR")
     ap.add_argument("--verbose", action="store_true", help="name every skipped case too")
+    ap.add_argument("--large", action="store_true", help="also run the opt-in `large` suite")
+    ap.add_argument("--parse-only", action="store_true",
+                    help="only read the cases and build operands and expected values (no NumPy op, no comparison)")
     a = ap.parse_args()
     counts = {"pass": 0, "fail": 0, "skip": 0}
     skipped_ops = {}
@@ -318,7 +350,7 @@ def main():
         try:
             for cid, rec in read_cases(path):
                 try:
-                    st, why = check(rec)
+                    st, why = parse_only(rec, a.large) if a.parse_only else check(rec, a.large)
                 except CaseError as exc:
                     st, why = "fail", "malformed case: %s" % exc
                 except Exception as exc:  # noqa: BLE001 - one bad case must not stop the run
@@ -327,7 +359,8 @@ def main():
                 if st == "fail":
                     print("FAIL %s: %s" % (cid, why))
                 elif st == "skip":
-                    skipped_ops[rec.get("op")] = skipped_ops.get(rec.get("op"), 0) + 1
+                    what = "suite large" if why.startswith("suite") else rec.get("op")
+                    skipped_ops[what] = skipped_ops.get(what, 0) + 1
                     if a.verbose:
                         print("skip %s: %s" % (cid, why))
         except (CaseError, OSError, UnicodeDecodeError) as exc:
@@ -335,7 +368,7 @@ def main():
             counts["fail"] += 1
     dt = time.perf_counter() - t0
     n = counts["pass"] + counts["fail"] + counts["skip"]
-    print("py_checker: %d cases in %.3f s (%.0f cases/s); skipped ops: %s" % (
+    print("py_checker: %d cases in %.3f s (%.0f cases/s); skipped: %s" % (
         n, dt, n / dt if dt > 0 else 0.0,
         ", ".join("%s %d" % kv for kv in sorted(skipped_ops.items())) or "none"))
     print("%d passed, %d failed, %d skipped" % (counts["pass"], counts["fail"], counts["skip"]))

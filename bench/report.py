@@ -358,6 +358,9 @@ def runner_throughput(build, cases, runs):
     n = count_cases(runner, target, cases)
     t = {j: wall([runner, "--target", target, "--jobs", str(j), "--no-color", cases], runs) for j in (1, 2)}
     tp = wall([PYTHON, os.path.join(HERE, "py_checker.py"), cases], runs)
+    # Where the time goes: reading and validating the case text alone, both sides.
+    tl = wall([runner, "--target", target, "--list", cases], runs)
+    tpp = wall([PYTHON, os.path.join(HERE, "py_checker.py"), "--parse-only", cases], runs)
     best = min(t.values())
     out = ["`%s --target %s --jobs J %s` (whole command, median wall of %d runs) against "
            "`%s bench/py_checker.py %s` (NumPy, numpy.testing; skips what it cannot express, "
@@ -366,12 +369,30 @@ def runner_throughput(build, cases, runs):
     for j in (1, 2):
         out.append("| bcast-run --jobs %d | %.3f | %.0f |" % (j, t[j], n / t[j]))
     out.append("| py_checker.py | %.3f | %.0f |" % (tp, n / tp))
+    out.append("| bcast-run --list (read and validate the case files only) | %.3f | %.0f |" % (tl, n / tl))
+    out.append("| py_checker.py --parse-only (read, build operands and expected values) | %.3f | %.0f |"
+               % (tpp, n / tpp))
     out += ["", "- goal 20k+ cases in ≤ 1 s wall: %d cases in %.3f s: %s" % (
                 n, best, "met" if n >= 20000 and best <= 1.0 else
                 ("**missed**" if n >= 20000 else "not measurable (only %d cases)" % n)),
             "- goal ≥ 50x the Python checker's cases/s: %.1fx: %s" % (
                 tp / best, "met" if tp / best >= 50 else "**missed**")]
+    if tp / best < 50:
+        out += ["", "  Measured cause: 50x needs the whole run in %.1f ms (the Python checker's %.3f s / 50). "
+                "bcast-run spends %.1f ms of its %.1f ms (%.0f%%) reading and validating the %.1f MB of case "
+                "text (`--list`, no case run): %s. Running, isolating and judging the cases costs the other "
+                "%.1f ms (%.1f µs per case). The Python checker spends %.3f s (%.0f%%) parsing and "
+                "%.3f s in NumPy calls and numpy.testing (%.0f µs per case)." % (
+                    tp / 50 * 1e3, tp, tl * 1e3, best * 1e3, 100 * tl / best, case_bytes(cases) / 1e6,
+                    "alone %s the 50x budget" % ("above" if tl > tp / 50 else "%.0f%% of" % (100 * tl / (tp / 50))),
+                    max(best - tl, 0) * 1e3, max(best - tl, 0) / n * 1e6, tpp, 100 * tpp / tp,
+                    tp - tpp, (tp - tpp) / n * 1e6)]
     return out
+
+
+def case_bytes(cases):
+    return sum(os.path.getsize(f) for f in glob.glob(os.path.join(cases, "*.cases"))
+               if not f.endswith("large.cases"))
 
 
 def generation_time(enabled):

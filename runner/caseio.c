@@ -49,10 +49,17 @@ int br_parse_shape(const char *s, int64_t *dims, int maxrank)
         const char *q = s;
         if (*q == '-') q++;
         if (*q < '0' || *q > '9') return -1;
-        errno = 0;
-        char *end;
-        long long v = strtoll(s, &end, 10);
-        if (errno == ERANGE) return -1;
+        long long v = 0;
+        int nd = 0;
+        while (q[nd] >= '0' && q[nd] <= '9' && nd < 18) { v = v * 10 + (q[nd] - '0'); nd++; }
+        const char *end = q + nd;
+        if (q[nd] >= '0' && q[nd] <= '9') {   /* 19 digits or more: strtoll checks the range */
+            char *e;
+            errno = 0;
+            v = strtoll(s, &e, 10);
+            if (errno == ERANGE) return -1;
+            end = e;
+        } else if (*s == '-') v = -v;
         if (rank >= maxrank) return -1;
         dims[rank++] = (int64_t)v;
         s = end;
@@ -76,16 +83,28 @@ int64_t br_shape_count(const int64_t *dims, int rank)
     return n;
 }
 
+/* Appends the decimal form of v at buf[*o] while it fits (cap includes the NUL). */
+static void put_i64(char *buf, size_t cap, size_t *o, int64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do { tmp[n++] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) tmp[n++] = '-';
+    while (n > 0 && *o + 1 < cap) buf[(*o)++] = tmp[--n];
+}
+
 void br_shape_str(const int64_t *dims, int rank, char *buf, size_t cap)
 {
     size_t o = 0;
     if (cap == 0) return;
-    buf[0] = '\0';
-    o += (size_t)snprintf(buf, cap, "(");
-    for (int i = 0; i < rank && o < cap; i++)
-        o += (size_t)snprintf(buf + o, cap - o, "%lld%s", (long long)dims[i],
-                              (rank == 1 || i + 1 < rank) ? "," : "");
-    if (o < cap) snprintf(buf + o, cap - o, ")");
+    if (cap > 1) buf[o++] = '(';
+    for (int i = 0; i < rank; i++) {
+        put_i64(buf, cap, &o, dims[i]);
+        if ((rank == 1 || i + 1 < rank) && o + 1 < cap) buf[o++] = ',';
+    }
+    if (o + 1 < cap) buf[o++] = ')';
+    buf[o] = '\0';
 }
 
 /* Splits line in place at spaces into at most max tokens; the last token
@@ -106,8 +125,27 @@ static int split(char *line, char **tok, int max, int rest)
     return n;
 }
 
+/* Plain decimal integers of up to 18 digits (every value the generator
+ * writes but the extremes) without strtoll; -1 sends the token to strtoll. */
+static int fast_i64(const char *s, int64_t *out)
+{
+    const char *q = s;
+    int neg = *q == '-';
+    if (neg) q++;
+    int64_t v = 0;
+    int n = 0;
+    for (; *q >= '0' && *q <= '9'; q++, n++) {
+        if (n == 18) return -1;
+        v = v * 10 + (*q - '0');
+    }
+    if (n == 0 || *q != '\0') return -1;
+    *out = neg ? -v : v;
+    return 0;
+}
+
 static int parse_i64(const char *s, int64_t *out)
 {
+    if (fast_i64(s, out) == 0) return 0;
     const char *q = s;
     if (*q == '-' || *q == '+') q++;
     if (*q < '0' || *q > '9') return -1;
@@ -147,12 +185,53 @@ static int parse_dtype(parser *p, const char *tok, int *dtype, int allow_none)
     return 0;
 }
 
+/* A C99 hexadecimal float as Python's float.hex() writes it ([-]0xH[.H...]p[+-]D),
+ * with at most 15 significant hex digits: exact in a uint64, and ldexp rounds
+ * the scaled value once, as strtod would. -1 sends the token to strtod. */
+static int fast_hexfloat(const char *t, double *out)
+{
+    const char *q = t;
+    int neg = *q == '-';
+    if (neg) q++;
+    if (q[0] != '0' || (q[1] != 'x' && q[1] != 'X')) return -1;
+    q += 2;
+    uint64_t m = 0;
+    int digits = 0, frac = 0, dot = 0;
+    for (;; q++) {
+        unsigned d;
+        if (*q >= '0' && *q <= '9') d = (unsigned)(*q - '0');
+        else if (*q >= 'a' && *q <= 'f') d = (unsigned)(*q - 'a' + 10);
+        else if (*q == '.' && !dot) { dot = 1; continue; }
+        else break;
+        if (m != 0 || d != 0) digits++;
+        if (digits > 15) return -1;
+        m = m << 4 | d;
+        frac += dot;
+    }
+    if (m >> 53) return -1;   /* more bits than a double holds: let strtod round */
+    if (*q++ != 'p') return -1;
+    int eneg = *q == '-';
+    if (*q == '-' || *q == '+') q++;
+    if (*q < '0' || *q > '9') return -1;
+    int e = 0;
+    for (; *q >= '0' && *q <= '9'; q++) {
+        if (e > 100000) return -1;
+        e = e * 10 + (*q - '0');
+    }
+    if (*q != '\0') return -1;
+    double v = ldexp((double)m, (eneg ? -e : e) - 4 * frac);
+    *out = neg ? -v : v;
+    return 0;
+}
+
 /* One element of a values line, stored at dst as dtype. */
 static int parse_value(parser *p, const char *t, int dtype, char *dst)
 {
     if (dtype == BCT_F32 || dtype == BCT_F64) {
         double d;
-        if (strcmp(t, "nan") == 0) d = NAN;
+        if (fast_hexfloat(t, &d) == 0) {
+            if (isinf(d)) goto bad;   /* an exponent beyond double's range */
+        } else if (strcmp(t, "nan") == 0) d = NAN;
         else if (strcmp(t, "inf") == 0) d = INFINITY;
         else if (strcmp(t, "-inf") == 0) d = -INFINITY;
         else {
@@ -494,7 +573,7 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
                 if (strcmp(kw, "values") == 0) {
                     a->data_kind = BR_DATA_VALUES;
                     if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) return -1;
-                    a->hash = br_fnv1a64(BR_FNV_BASIS, a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
+                    a->hash = br_fingerprint(a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
                 } else if (strcmp(kw, "pattern") == 0) {
                     if (parse_pattern(p, a, rest) != 0) return -1;
                 } else return perr(p, "expected a values or pattern line after arg %s", a->name);
@@ -713,7 +792,7 @@ int br_materialize(br_caseset *cs, br_case *c, br_err *err)
             if (v >= M) v -= M;
         }
         a->data = dst;
-        a->hash = br_fnv1a64(BR_FNV_BASIS, dst, (size_t)a->storage * (size_t)es);
+        a->hash = br_fingerprint(dst, (size_t)a->storage * (size_t)es);
     }
     return 0;
 }

@@ -25,7 +25,7 @@ typedef struct br_arg {
     int data_kind;          /* BR_DATA_VALUES or BR_DATA_PATTERN (NONE for shape-only) */
     int64_t pat[5];         /* pattern ramp A B M K D */
     void *data;             /* storage bytes in the data arena; NULL until materialized */
-    uint64_t hash;          /* fnv1a64 of the storage bytes, once materialized */
+    uint64_t hash;          /* br_fingerprint of the storage bytes, once materialized */
 } br_arg;
 
 typedef struct br_expect {

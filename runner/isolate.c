@@ -10,7 +10,7 @@
  * its own process cannot fake a pass. Inputs live in the case data arena,
  * which each worker makes read-only once (no per-case mprotect).
  *
- * The parent hands out batches of cases over a pipe and waits for one byte
+ * The parent hands out batches of up to BATCH cases over a pipe and waits for one byte
  * back per batch; the worker marks which case is running and since when, so
  * the parent can kill it on timeout, and on a crash the rest of the batch is
  * handed to a fresh worker. */
@@ -30,12 +30,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "call.h"
 #include "compare.h"
+#include "judge.h"
 #include "util.h"
 
-#define BATCH 32
+#define BATCH 256
 #define NSLOT (2 * BATCH)
-#define CANARY 0xA5
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -129,9 +130,9 @@ static char *wslot(size_t n, int64_t *off)
         if (W.big_cur > W.big_used) W.big_used = W.big_cur;
     }
     char *p = page + span - rn;
-    memset(page, CANARY, (size_t)(p - page));
+    memset(page, BR_CANARY, (size_t)(p - page));
     memset(p, 0, n);
-    memset(p + n, CANARY, rn - n);
+    memset(p + n, BR_CANARY, rn - n);
     *off = p - base;
     return p;
 }
@@ -182,36 +183,19 @@ static void run_case(int pos)
     W.res = r;
     W.c = c;
     bct_array args[BR_MAX_ARGS];
-    int wi = c->mode == BCT_MODE_INPLACE ? 0 : c->mode == BCT_MODE_OUT ? c->nargs - 1 : -1;
-    for (int i = 0; i < c->nargs; i++) {
-        const br_arg *a = &c->args[i];
-        args[i].dtype = a->dtype;
-        args[i].rank = a->rank;
-        args[i].shape = a->shape;
-        args[i].strides = a->strides;
-        args[i].offset = a->offset;
-        args[i].data = a->data;
-        if (i == wi) {
-            size_t nb = (size_t)a->storage * (size_t)bc_dtype_size(a->dtype);
-            int64_t off;
-            char *p = wslot(nb, &off);
-            if (p == NULL) { r->status = -1; snprintf(r->message, sizeof r->message, "runner: writable arg too large"); return; }
-            if (nb) memcpy(p, a->data, nb);
-            r->w_off = off;
-            r->w_bytes = (int64_t)nb;
-            args[i].data = p;
-        }
-    }
     bct_call call;
-    memset(&call, 0, sizeof call);
-    call.op = c->op;
-    call.mode = c->mode;
-    call.profile = ctl->prof[pos];
-    call.nargs = c->nargs;
-    call.args = args;
-    call.axis = c->axis;
-    call.target_rank = c->target_rank < 0 ? 0 : c->target_rank;
-    call.target_shape = c->target_shape;
+    br_case_call(c, ctl->prof[pos], args, &call);
+    int wi = br_writable_arg(c);
+    if (wi >= 0) {
+        size_t nb = br_arg_storage_bytes(&c->args[wi]);
+        int64_t off;
+        char *p = wslot(nb, &off);
+        if (p == NULL) { r->status = -1; snprintf(r->message, sizeof r->message, "runner: writable arg too large"); return; }
+        if (nb) memcpy(p, c->args[wi].data, nb);
+        r->w_off = off;
+        r->w_bytes = (int64_t)nb;
+        args[wi].data = p;
+    }
     call.alloc_output = alloc_cb;
     call.ctx = NULL;
     call.message = r->message;
@@ -226,8 +210,8 @@ static void run_case(int pos)
     for (int i = 0; i < c->nargs && i < 31; i++) {
         const br_arg *a = &c->args[i];
         if (i == wi || a->data == NULL) continue;
-        size_t nb = (size_t)a->storage * (size_t)bc_dtype_size(a->dtype);
-        if (nb <= ((size_t)64 << 20) && br_fnv1a64(BR_FNV_BASIS, a->data, nb) != a->hash)
+        size_t nb = br_arg_storage_bytes(a);
+        if (nb <= ((size_t)64 << 20) && br_fingerprint(a->data, nb) != a->hash)
             r->inputs_changed |= 1 << i;
     }
 }
@@ -555,13 +539,18 @@ size_t br_iso_run(br_iso *I, const size_t *cases, const int *profiles, size_t n,
             }
             if (!w->busy && (q.nretry > 0 || q.next < n)) {
                 wctl *ctl = (wctl *)(void *)w->base;
+                /* Guided batches: large while much remains (few round trips for a
+                 * fast target), shrinking toward the end so that the workers of a
+                 * slow target finish together. */
+                size_t left = q.nretry + (n - q.next), share = (left + 2 * (size_t)I->nw - 1) / (2 * (size_t)I->nw);
+                int bmax = share < 1 ? 1 : share > BATCH ? BATCH : (int)share;
                 int b = 0;
-                while (b < BATCH && q.nretry > 0) {
+                while (b < bmax && q.nretry > 0) {
                     q.nretry--;
                     ctl->batch[b] = (int64_t)q.retry[q.nretry];
                     ctl->prof[b++] = q.rprof[q.nretry];
                 }
-                while (b < BATCH && q.next < n) {
+                while (b < bmax && q.next < n) {
                     ctl->batch[b] = (int64_t)cases[q.next];
                     ctl->prof[b++] = profiles[q.next++];
                 }

@@ -8,7 +8,7 @@
 #include "isolate.h"
 #include "report.h"
 
-#define BR_CANARY 0xA5   /* must match isolate.c's slack fill */
+#define BR_CANARY 0xA5   /* the slack fill around worker outputs: isolate.c writes it, judge.c checks it */
 
 /* Why the target cannot run c (op, dtype, rank, strided input, mode outside
  * its declared capabilities), or NULL when it can. */

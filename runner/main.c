@@ -321,7 +321,7 @@ static int cmd_run(opts *o)
     rep.target_flags = br_report_str(&rep, fl.s);
     br_buf_free(&fl);
     rep.target_max_rank = info.max_rank;
-    rep.bcast_version = BR_VERSION;
+    rep.bcast_version = BCAST_VERSION;
     rep.caseset_version = br_report_str(&rep, cs.caseset_version);
     rep.profile_used = bc_profile_name(profile);
 

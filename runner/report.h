@@ -61,6 +61,8 @@ void br_write_junit(const br_report *r, br_buf *out);
  * 0, or -1 with a message in err (cap bytes). */
 int br_read_json(br_report *r, const char *path, char *err, size_t cap);
 
-#define BR_VERSION "0.1.0"
+#ifndef BCAST_VERSION
+#error "BCAST_VERSION must be defined (the top Makefile passes it with -D)"
+#endif
 
 #endif

@@ -4,7 +4,7 @@
 #   $(BUILD)/test-runner     unit tests of the parser, comparison, selection, reports
 #   make run                 the whole default suite against the bundled reference target
 
-RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/compare.c runner/select.c runner/isolate.c \
+RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c runner/select.c runner/isolate.c \
                   runner/judge.c runner/report.c runner/report_text.c runner/report_json.c \
                   runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c
 RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)

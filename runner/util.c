@@ -224,3 +224,18 @@ uint64_t br_fnv1a64(uint64_t h, const void *data, size_t n)
     for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= BR_FNV_PRIME; }
     return h;
 }
+
+uint64_t br_fingerprint(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = BR_FNV_BASIS ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * BR_FNV_PRIME;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * BR_FNV_PRIME;
+    return h;
+}

@@ -23,7 +23,6 @@
 #   needs_arg            init() wants --target-arg magic
 #   bad_abi / no_entry   abi_version 99 / no bcast_target_v1                -> exit 2
 
-BCAST_VERSION ?= 0.1.0
 TGT_DIR     := $(BUILD)/targets
 # Static libraries stay private to each .so: ref linked into a target must not
 # interpose on the runner's copy of ref, nor the other way round.
@@ -38,8 +37,6 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   needs_arg bad_abi no_entry
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
 TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so
-
-$(TGT_REF_OBJ) $(TGT_BROKEN_OBJ): ALL_CFLAGS += -DBCAST_VERSION='"$(BCAST_VERSION)"'
 
 $(TGT_DIR)/ref.so: $(TGT_REF_OBJ) $(REF_LIB)
 	@mkdir -p $(dir $@)

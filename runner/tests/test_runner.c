@@ -1,5 +1,7 @@
 /* test_runner.c - unit tests of the runner: parser, comparison, fnv1a64, filters, shards, expectations. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +158,61 @@ static void test_bad_numbers_and_values(void)
                           "out of range for u8");
     expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y bool (3,) (1,) 0 3\nvalues 1 2 0",
                           "out of range for bool");
+}
+
+/* The reader's own hex-float and integer paths (fast_hexfloat, fast_i64)
+ * must give exactly what strtod/strtoll give, for every kind of token the
+ * generator writes: normals, subnormals, signed zeros, extremes, decimals. */
+static void test_number_fast_paths_agree_with_libc(void)
+{
+    enum { N = 400 };
+    static char text[N * 40 + 4096];
+    char toks[N][40];
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < N; i++) {
+        double d;
+        if (i < 8) {
+            static const double fixed[8] = { 0.0, -0.0, 1.5, -2.75, 4.9406564584124654e-324,
+                                             2.2250738585072014e-308, 1.7976931348623157e308, -1e-310 };
+            d = fixed[i];
+        } else do {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+            memcpy(&d, &state, sizeof d);
+        } while (!isfinite(d));
+        if (i % 50 == 49) snprintf(toks[i], sizeof toks[i], "%.17g", d);   /* decimal: strtod's path */
+        else snprintf(toks[i], sizeof toks[i], "%a", d);
+    }
+    size_t o = (size_t)snprintf(text, sizeof text,
+        "bcast-cases 1\ncase t\nsuite s\nop add\nmode value\narg x f64 (%d,) (1,) 0 %d\nvalues", N, N);
+    for (int i = 0; i < N; i++) o += (size_t)snprintf(text + o, sizeof text - o, " %s", toks[i]);
+    static const char *const ints[] = { "0", "-0", "7", "-9223372036854775808", "9223372036854775807",
+                                        "999999999999999999", "-1000000000000000000", "+5" };
+    enum { NI = sizeof ints / sizeof ints[0] };
+    o += (size_t)snprintf(text + o, sizeof text - o, "\narg y i64 (%d,) (1,) 0 %d\nvalues", NI, NI);
+    for (int i = 0; i < NI; i++) o += (size_t)snprintf(text + o, sizeof text - o, " %s", ints[i]);
+    snprintf(text + o, sizeof text - o, "\nexpect * ok f64 (1,) exact\nvalues 0x1p+0\nend\n");
+    br_caseset cs;
+    br_err err;
+    int rc = load_text(&cs, text, &err);
+    if (rc != 0) fprintf(stderr, "  %s\n", err.msg);
+    CHECK(rc == 0);
+    if (rc != 0) { br_caseset_free(&cs); return; }
+    const double *x = cs.cases[0].args[0].data;
+    int same = 1;
+    for (int i = 0; i < N; i++) {
+        double want = strtod(toks[i], NULL);
+        if (memcmp(&want, &x[i], sizeof want) != 0) {
+            fprintf(stderr, "  %s read as %a, strtod gives %a\n", toks[i], x[i], want);
+            same = 0;
+        }
+    }
+    CHECK(same);
+    const int64_t *y = cs.cases[0].args[1].data;
+    for (int i = 0; i < NI; i++) CHECK_EQ_I64(y[i], strtoll(ints[i], NULL, 10));
+    br_caseset_free(&cs);
+    /* beyond double's range: an error, not inf */
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y f64 (3,) (1,) 0 3\nvalues 1 0x1p+1024 2",
+                          "bad f64 value '0x1p+1024'");
 }
 
 static void test_bad_shapes(void)
@@ -428,6 +485,7 @@ int main(void)
     RUN(test_header_errors);
     RUN(test_truncated_files);
     RUN(test_bad_numbers_and_values);
+    RUN(test_number_fast_paths_agree_with_libc);
     RUN(test_bad_shapes);
     RUN(test_views_outside_storage);
     RUN(test_record_structure_errors);

@@ -9,7 +9,7 @@
 #include "bcast_target.h"
 
 #ifndef BCAST_VERSION
-#error "BCAST_VERSION must be defined (targets/targets.mk passes it with -D)"
+#error "BCAST_VERSION must be defined (the top Makefile passes it with -D)"
 #endif
 
 /* A result computed by ref into private memory, so that a broken target can

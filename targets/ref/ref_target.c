@@ -6,7 +6,7 @@
 #include "bcast_target.h"
 
 #ifndef BCAST_VERSION
-#error "BCAST_VERSION must be defined (targets/targets.mk passes it with -D)"
+#error "BCAST_VERSION must be defined (the top Makefile passes it with -D)"
 #endif
 
 /* Runs one case on ref. bc_eval fills call->message itself; writing err's
