@@ -29,21 +29,6 @@ int br_glob_match(const char *pattern, const char *s)
     return strcmp(pattern, s) == 0 || fnmatch(pattern, s, 0) == 0;
 }
 
-/* Whether the space-separated list holds word. */
-static int has_word(const char *list, const char *word)
-{
-    size_t wl = strlen(word);
-    const char *s = list;
-    while (*s) {
-        while (*s == ' ') s++;
-        const char *e = s;
-        while (*e && *e != ' ') e++;
-        if ((size_t)(e - s) == wl && memcmp(s, word, wl) == 0) return 1;
-        s = e;
-    }
-    return 0;
-}
-
 int br_filter_match(const br_filter *f, const br_case *c)
 {
     int ok;
@@ -56,7 +41,7 @@ int br_filter_match(const br_filter *f, const br_case *c)
     }
     if (f->n[BR_F_TAG]) {
         ok = 0;
-        for (size_t i = 0; i < f->n[BR_F_TAG] && !ok; i++) ok = has_word(c->tags, f->v[BR_F_TAG][i]);
+        for (size_t i = 0; i < f->n[BR_F_TAG] && !ok; i++) ok = br_has_word(c->tags, f->v[BR_F_TAG][i]);
         if (!ok) return 0;
     }
     if (f->n[BR_F_OP]) {

@@ -239,3 +239,18 @@ uint64_t br_fingerprint(const void *data, size_t n)
     for (; i < n; i++) h = (h ^ p[i]) * BR_FNV_PRIME;
     return h;
 }
+
+/* Whether the space-separated list holds word (tags, rules). */
+int br_has_word(const char *list, const char *word)
+{
+    size_t wl = strlen(word);
+    const char *s = list;
+    while (*s) {
+        while (*s == ' ') s++;
+        const char *e = s;
+        while (*e && *e != ' ') e++;
+        if ((size_t)(e - s) == wl && memcmp(s, word, wl) == 0) return 1;
+        s = e;
+    }
+    return 0;
+}

@@ -59,6 +59,9 @@ int br_add_i64(int64_t a, int64_t b, int64_t *out);
 #define BR_FNV_PRIME 0x100000001b3ull
 uint64_t br_fnv1a64(uint64_t h, const void *data, size_t n);
 
+/* Whether the space-separated list (a case's tags or rules) holds word. */
+int br_has_word(const char *list, const char *word);
+
 /* A fast fingerprint of n bytes (FNV-style, eight bytes a step): detects a
  * target's write into an input (isolate.c); not the format's digest. */
 uint64_t br_fingerprint(const void *data, size_t n);

@@ -130,6 +130,19 @@ sigbus_is_crash() { broken hostile_sigbus 1 "$D=crash~BUS"; }
 page_overrun_is_memory_violation() { broken hostile_oob_page 1 "$C=violation~output"; }
 underrun_is_memory_violation() { broken hostile_underrun 1 "$C=violation~output"; }
 self_written_before_inplace_error() { broken hostile_self_partial 1 "$J=violation~self"; }
+# Where the profile's own library writes self before raising (gen tags the
+# case self-modified), a target that does the same passes: the same fixture
+# with case J tagged so.
+self_written_like_the_oracle_passes() {
+    mkdir -p "$TMP/selfmod"
+    sed '/^case inplace\/add\/i32\/(3,)+=(2,3)$/,/^end$/s/^tags \(.*\)$/tags \1 self-modified/' \
+        "$FIX/basic.cases" >"$TMP/selfmod/basic.cases"
+    grep -q 'rank-mismatch self-modified' "$TMP/selfmod/basic.cases" || { fail "selfmod: fixture edit did not apply"; return; }
+    bcr selfmod --target "$TT/hostile_self_partial.so" --timeout 2 --no-color \
+        --format json --output "$TMP/selfmod.json" --id "$J" "$TMP/selfmod"
+    want_rc selfmod 0
+    outcomes selfmod "$J=pass"
+}
 bad_returns_fail() {
     broken hostile_bad_return 1 'ops/eq/i32/(2,1)x(2,)=fail~output' 'nary/where/i32/(2,1)x(2,)x()=fail~42'
 }
@@ -466,6 +479,7 @@ t sigbus_is_crash
 t page_overrun_is_memory_violation
 t underrun_is_memory_violation
 t self_written_before_inplace_error
+t self_written_like_the_oracle_passes
 t bad_returns_fail
 t hang_times_out
 t absurd_allocations_refused
