@@ -57,26 +57,29 @@ def write_index(out_dir):
 
 
 def resolve(args, target):
-    """(name, .so path, target-arg as written, target-arg expanded, expectations, needs)
-    for a registry name or a .so path (the name is then the file's base name)."""
+    """(name, .so path, target-arg as written, target-arg expanded, expectations, needs,
+    per-case timeout or None) for a registry name or a .so path (the name is then the
+    file's base name). --expectations and --timeout override the registry's columns."""
     if "/" not in target and not target.endswith(".so"):
         for e in runs.read_registry(args.registry):
             if e["name"] == target:
                 return (e["name"], os.path.join(args.build, e["so"]), e["arg"],
                         runs.expand_arg(e["arg"], args.python, args.build),
-                        args.expectations or e["expectations"], e["needs"])
+                        args.expectations or e["expectations"], e["needs"],
+                        args.timeout if args.timeout is not None else e["timeout"])
         raise runs.RunError("%s: no target named %r (use a .so path, or add a line to the registry)"
                             % (args.registry, target))
     name = os.path.basename(target)
     name = name[:-3] if name.endswith(".so") else name
     arg = args.target_arg or ""
-    return name, target, arg, runs.expand_arg(arg, args.python, args.build), args.expectations or "", []
+    return (name, target, arg, runs.expand_arg(arg, args.python, args.build), args.expectations or "", [],
+            args.timeout)
 
 
 def run_one(args, target, out_dir, command):
     """Run and report one target; return bcast-run's exit status (0 or 1).
     command (None: derived from target) is the regenerating command the report names."""
-    name, so, arg_written, arg, expect, _ = resolve(args, target)
+    name, so, arg_written, arg, expect, _, timeout = resolve(args, target)
     if command is None:      # the same words whichever make target ran, for reports-check
         command = "make report TARGET=%s" % target
         if "/" not in target and not target.endswith(".so"):
@@ -86,7 +89,7 @@ def run_one(args, target, out_dir, command):
     print("report: %s (%s)" % (name, so))
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "run.json")
-        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw)
+        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout)
         with open(raw, encoding="utf-8") as fh:
             run = json.load(fh)
     doc = runs.normalise(run, name, arg_written, expect, args.runner)
@@ -193,6 +196,14 @@ def cmd_check(args):
     return 0
 
 
+def timeout_arg(text):
+    """argparse type for --timeout: the registry's rule (whole seconds), so both say the same."""
+    try:
+        return runs.parse_timeout(text, "--timeout")
+    except runs.RunError as err:
+        raise argparse.ArgumentTypeError(str(err))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="bcast_report.py", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -208,6 +219,8 @@ def main(argv):
             p.add_argument("--jobs", type=int, default=2)
             p.add_argument("--target-arg", default="")
             p.add_argument("--expectations", default="")
+            p.add_argument("--timeout", default=None, type=timeout_arg,
+                           help="per-case seconds for bcast-run (default: the registry's column)")
 
     p = sub.add_parser("target")
     common(p)

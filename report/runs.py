@@ -15,15 +15,39 @@ import subprocess
 RESULTS_SCHEMA = "bcast-report-result 1"
 NOT_PASSING = ("fail", "crash", "timeout", "violation")
 FAULT_ADDRESS = re.compile(r"fault at 0x[0-9a-f]+")
+# An expectations reason starting with this marks a case whose outcome is stable but
+# whose values are not (e.g. oneDNN's threads racing on a stride-0 dst): the report
+# keeps the dtype and shape the target returned and replaces the values, so the
+# committed results.json regenerates byte for byte. The reason itself must give
+# the values observed and why they vary; that is where the finding is recorded.
+NONDETERMINISTIC = "[nondeterministic values]"
+VALUES_TAIL = re.compile(r" \[[^\[\]]*\]$")
+VARYING = " [values vary from run to run; see the known reason]"
 
 
 class RunError(Exception):
     """A target the reports cannot run; the message says what and how to fix it."""
 
 
+REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout")
+MAX_TIMEOUT = 86400     # bcast-run's own bound for --timeout (docs/runner.md)
+
+
+def parse_timeout(text, where):
+    """A registry timeout: '-' (None: bcast-run's default) or whole seconds in
+    [1, MAX_TIMEOUT]. Whole seconds, because the report quotes it ("timed out
+    after 60s") and a fraction would only invite load-dependent results."""
+    if text == "-":
+        return None
+    if not re.fullmatch(r"[0-9]+", text) or not 1 <= int(text) <= MAX_TIMEOUT:
+        raise RunError("%s: timeout column must be whole seconds in [1, %d] or -, not %r"
+                       % (where, MAX_TIMEOUT, text))
+    return int(text)
+
+
 def read_registry(path):
-    """The registry's lines as dicts (name, so, arg, expectations, needs), in file order.
-    '-' columns become '' (and [] for needs)."""
+    """The registry's lines as dicts (name, so, arg, expectations, needs, timeout),
+    in file order. '-' columns become '' ([] for needs, None for timeout)."""
     entries = []
     with open(path, encoding="utf-8") as fh:
         for no, line in enumerate(fh, start=1):
@@ -31,11 +55,14 @@ def read_registry(path):
             if not line.strip() or line.startswith("#"):
                 continue
             f = line.split("\t")
-            if len(f) != 5:
-                raise RunError("%s:%d: expected 5 tab-separated columns, got %d" % (path, no, len(f)))
-            f = ["" if x.strip() == "-" else x.strip() for x in f]
+            if len(f) != len(REGISTRY_COLUMNS):
+                raise RunError("%s:%d: expected %d tab-separated columns (%s), got %d"
+                               % (path, no, len(REGISTRY_COLUMNS), ", ".join(REGISTRY_COLUMNS), len(f)))
+            f = [x.strip() for x in f]
+            timeout = parse_timeout(f[5], "%s:%d" % (path, no))
+            f = ["" if x == "-" else x for x in f]
             entries.append({"name": f[0], "so": f[1], "arg": f[2], "expectations": f[3],
-                            "needs": [p for p in f[4].split(",") if p]})
+                            "needs": [p for p in f[4].split(",") if p], "timeout": timeout})
     return entries
 
 
@@ -60,11 +87,14 @@ def expand_arg(arg, python, build):
     return arg.replace("$(PYTHON)", python).replace("$(BUILD)", build)
 
 
-def run_target(runner, so, arg, expectations, cases, jobs, json_path):
+def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None):
     """Run bcast-run on the target; write its JSON to json_path; return its exit status.
+    timeout: per-case seconds (--timeout), None for bcast-run's default.
     Exit 2 (target not loadable, bad expectations, ...) raises RunError with stderr."""
     cmd = [runner, "--target", so, "--format", "json", "--output", json_path,
            "--jobs", str(jobs), "--no-color"]
+    if timeout is not None:
+        cmd += ["--timeout", str(timeout)]
     if arg:
         cmd += ["--target-arg", arg]
     if expectations:
@@ -135,6 +165,12 @@ def normalise(run, name, target_arg, expectations, runner):
             for k in ("reason", "actual"):
                 if isinstance(kept.get(k), str):
                     kept[k] = FAULT_ADDRESS.sub("fault at <address>", kept[k])
+            if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC):
+                kept["actual"] = VALUES_TAIL.sub(VARYING, kept.get("actual") or "")
+                if kept.get("first_mismatch"):
+                    kept["first_mismatch"] = "(varies from run to run)"
+                if (kept.get("reason") or "").startswith("wrong values"):
+                    kept["reason"] = "wrong values (they vary from run to run; see the known reason)"
             keep.append(kept)
     by_file = {}
     for c in keep:

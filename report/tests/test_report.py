@@ -104,6 +104,26 @@ def test_cause_grouping():
     check(target_report.cause(d) == "fail: wrong values", "values mismatches group: " + target_report.cause(d))
 
 
+def test_nondeterministic_values():
+    """An expectations reason marked [nondeterministic values] makes the kept case's
+    values stable (dtype and shape stay); an unmarked case keeps what the target
+    returned, so two runs that differ only in those values differ in results.json."""
+    def run(values, known):
+        case = {"id": "inplace/add/f32/x", "suite": "inplace", "tags": ["in-place"], "rules": ["B9"],
+                "op": "add", "mode": "inplace", "dtypes": ["f32", "f32"], "shapes": ["(3,)", "()"],
+                "strides": ["(0,)", "()"], "outcome": "xfail", "actual_outcome": "fail",
+                "reason": "expected error overlap, but the call succeeded", "known_reason": known,
+                "expected": "error overlap", "actual": "f32 (3,) [%s]" % values, "first_mismatch": "",
+                "file": "x.cases", "line": 1}
+        return runs.normalise({"cases": [case], "totals": {}}, "t", "", "", None)
+    marked = runs.NONDETERMINISTIC + " threads race; observed -1.75, -0.5, 0.75"
+    a, b = run("-0.5, -0.5, -0.5", marked), run("-1.75, -1.75, -1.75", marked)
+    check(a == b, "marked case: two runs with different values normalise the same")
+    check(a["cases"][0]["actual"] == "f32 (3,)" + runs.VARYING, "dtype and shape kept: " + a["cases"][0]["actual"])
+    a, b = run("-0.5, -0.5, -0.5", "threads race"), run("-1.75, -1.75, -1.75", "threads race")
+    check(a != b and a["cases"][0]["actual"] == "f32 (3,) [-0.5, -0.5, -0.5]", "unmarked case keeps its values")
+
+
 def test_target_gate_expectations(tmp):
     """`target --gate`: exit 1 on new failures; an expectations file turns them into
     expected failures (exit 0), and a listed id that passes is an unexpected pass."""
@@ -141,9 +161,9 @@ def test_registry_all(tmp):
     rel = os.path.relpath(TEST_SO, BUILD)
     with open(reg, "w") as fh:
         fh.write("# test registry\n")
-        fh.write("magic\t%s/needs_arg.so\tmagic\t-\t-\n" % rel)
-        fh.write("pipe\ttargets/not-built-pipe.so\t$(PYTHON) bridge.py\t-\tpython3-numpy\n")
-        fh.write("nopkg\t%s/needs_arg.so\tmagic\t-\tno-such-debian-package-bcast\n" % rel)
+        fh.write("magic\t%s/needs_arg.so\tmagic\t-\t-\t-\n" % rel)
+        fh.write("pipe\ttargets/not-built-pipe.so\t$(PYTHON) bridge.py\t-\tpython3-numpy\t-\n")
+        fh.write("nopkg\t%s/needs_arg.so\tmagic\t-\tno-such-debian-package-bcast\t-\n" % rel)
     out = os.path.join(tmp, "all")
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
     check(r.returncode == 0, "all passes when every built target passes: " + r.stdout[-400:])
@@ -152,11 +172,50 @@ def test_registry_all(tmp):
     res = json.load(open(os.path.join(out, "magic", "results.json")))
     check(res["target_arg"] == "magic" and res["totals"]["passed"] > 0, "the target-arg reached init()")
     with open(reg, "a") as fh:
-        fh.write("broken\t%s/wrong_strides.so\t-\t-\t-\n" % rel)
+        fh.write("broken\t%s/wrong_strides.so\t-\t-\t-\t-\n" % rel)
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
     check(r.returncode == 1 and "REGRESSION: broken" in r.stdout, "all fails on a regression: " + r.stdout[-300:])
     idx = read(os.path.join(out, "index.md"))
     check("| broken |" in idx and "| magic |" in idx, "the index lists every report")
+
+
+def test_registry_timeout(tmp):
+    """The registry's timeout column reaches bcast-run as --timeout (the hanging target's
+    mul case times out after 1 s, not the default 10 s), --timeout overrides it, and a
+    bad value, or a line with the old five columns, is an error naming the line."""
+    rel = os.path.relpath(TEST_SO, BUILD)
+    reg = os.path.join(tmp, "timeout.tsv")
+    out = os.path.join(tmp, "timeout")
+
+    def hang_case(name):
+        res = json.load(open(os.path.join(out, name, "results.json")))
+        return [c for c in res["cases"] if c["outcome"] == "timeout"]
+
+    with open(reg, "w") as fh:
+        fh.write("# comment\nhang\t%s/hang.so\t-\t-\t-\t1\n" % rel)
+    r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "hang", "--out-dir", out, "--cases", FIXTURE])
+    t = hang_case("hang")
+    check(r.returncode == 0 and len(t) == 1 and t[0]["reason"] == "timed out after 1s",
+          "registry timeout 1 reaches bcast-run: %s %s" % ([c["reason"] for c in t], r.stdout[-300:]))
+    r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "hang", "--out-dir", out, "--cases", FIXTURE,
+                                      "--timeout", "2"])
+    t = hang_case("hang")
+    check(r.returncode == 0 and len(t) == 1 and t[0]["reason"] == "timed out after 2s",
+          "--timeout overrides the registry: %s" % [c["reason"] for c in t])
+    for bad in ("0", "1.5", "ten", "", "86401"):
+        with open(reg, "w") as fh:
+            fh.write("# comment\nhang\t%s/hang.so\t-\t-\t-\t%s\n" % (rel, bad))
+        r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
+        check(r.returncode == 2 and "%s:2: timeout column" % reg in r.stdout and repr(bad) in r.stdout,
+              "timeout %r rejected, naming the line: %s" % (bad, r.stdout[-300:]))
+    with open(reg, "w") as fh:
+        fh.write("hang\t%s/hang.so\t-\t-\t-\n" % rel)
+    r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
+    check(r.returncode == 2 and "%s:1: expected 6 tab-separated columns" % reg in r.stdout,
+          "a five-column line is rejected: " + r.stdout[-300:])
+    r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "x.so", "--out-dir", out, "--timeout", "-3"])
+    check(r.returncode == 2 and "--timeout" in r.stdout and "'-3'" in r.stdout,
+          "a bad --timeout is a usage error: " + r.stdout[-300:])
 
 
 def test_determinism(tmp):
@@ -293,8 +352,9 @@ def main():
             print("%d passed, %d failed, %d skipped" % (COUNTS["passed"], COUNTS["failed"], COUNTS["skipped"]))
             return 1 if COUNTS["failed"] else 0
         test_cause_grouping()
+        test_nondeterministic_values()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
-                  test_determinism, test_edge_cases, test_reports_check, test_chromium):
+                  test_registry_timeout, test_determinism, test_edge_cases, test_reports_check, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named

@@ -13,11 +13,16 @@ returns as a Python scalar is passed on as NumPy makes it (np.asarray), since
 that is what a caller gets. Not declared, from numba's documentation: matmul
 (`@`/np.dot only for contiguous 1-D/2-D float/complex arrays), expand, axis_add,
 uni_add; for vectorize also the shape ops (a ufunc is scalar-wise).
+The njit functions are in numba_njit_ops.py with cache=True: set
+NUMBA_CACHE_DIR (targets/registry.tsv points it into $(BUILD)) and each
+specialisation is compiled once per cache slot (claim_cache_slot), not once
+per bridge process and run.
 Numba's compile errors are answers like any other: class `other` unless the
 text is a known broadcasting message (numba's "unable to broadcast argument N
 to output array", or NumPy's).
 """
 
+import inspect
 import os
 import sys
 import warnings
@@ -25,10 +30,68 @@ import warnings
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bcast_bridge as bb  # noqa: E402
 
+
+def claim_cache_slot():
+    """Point NUMBA_CACHE_DIR (if set) at a subdirectory slotK that no other live
+    bridge uses, and hold it (flock) for this process's life; returns the lock's fd.
+    Why: numba's cache is not safe for two processes saving to one directory at
+    once. Both number their new entry from the index they read, and one's code
+    lands under the other's signature: a full cold run with --jobs 2 sharing one
+    directory got rank-2 code for rank-3 maximum(f64) calls (5 wrong shapes).
+    Serial bridges reuse slot0 (and slot1 with --jobs 2), so runs stay warm.
+    Must run before numba is imported: numba reads NUMBA_CACHE_DIR then."""
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        return None
+    import fcntl
+    import time
+
+    def try_slot(k):
+        """Lock slotK and point numba at it: the lock's fd, or None if another bridge holds it."""
+        d = os.path.join(base, "slot%d" % k)
+        try:
+            os.makedirs(d, exist_ok=True)
+            fd = os.open(os.path.join(d, "lock"), os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError as exc:
+            bb.fail("NUMBA_CACHE_DIR=%s: cannot use %s: %s" % (base, d, exc))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        os.environ["NUMBA_CACHE_DIR"] = d
+        return fd
+
+    try:
+        existing = sorted(int(n[4:]) for n in os.listdir(base) if n.startswith("slot") and n[4:].isdigit())
+    except OSError:
+        existing = []
+    # A bridge replaced after a timeout starts while its killed predecessor may
+    # still hold its slot for a few ms (it dies by PR_SET_PDEATHSIG): wait up to
+    # 1 s for a warm slot before opening a new, cold one.
+    deadline = time.monotonic() + 1.0
+    while existing:
+        for k in existing:
+            fd = try_slot(k)
+            if fd is not None:
+                return fd
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    for k in range(256):
+        if k not in existing:
+            fd = try_slot(k)
+            if fd is not None:
+                return fd
+    bb.fail("NUMBA_CACHE_DIR=%s: all 256 cache slots are in use by other bridges" % base)
+
+
+CACHE_SLOT = claim_cache_slot()   # the open fd is the claim; closed (released) at exit
+
 try:
     import numba
     import numpy as np
-    from numba import njit, vectorize
+    from numba import vectorize
 except ImportError as exc:
     bb.fail("numba is not importable: %s" % exc)
 
@@ -65,25 +128,36 @@ AUGMENTED = {"add": "+=", "sub": "-=", "mul": "*=", "div": "/=", "floor_divide":
 
 def compile_all(kind):
     """op -> callable. Sources are what a numba user writes for each op."""
+    if kind == "njit":
+        return njit_ops()
     fns, inplace = {}, {}
     for op, expr in SCALAR.items():
         ns = {"np": np}
         exec("def f(a, b):\n    return %s\n" % expr, ns)  # noqa: S102 - fixed table above
-        fns[op] = njit(ns["f"]) if kind == "njit" else per_signature(ns["f"])
-    if kind == "njit":
-        ns = {"np": np}
-        exec("def w(c, a, b):\n    return np.where(c, a, b)\n"
-             "def bt(a, s):\n    return np.broadcast_to(a, s)\n"
-             "def bs(*s):\n    return np.broadcast_shapes(*s)\n", ns)  # noqa: S102
-        fns["where"], fns["broadcast_to"], fns["broadcast_shapes"] = njit(ns["w"]), njit(ns["bt"]), njit(ns["bs"])
-        for op, aug in AUGMENTED.items():
-            ns = {}
-            exec("def f(a, b):\n    a %s b\n" % aug, ns)  # noqa: S102
-            inplace[op] = njit(ns["f"])
-    else:
-        ns = {}
-        exec("def w(c, a, b):\n    return a if c else b\n", ns)  # noqa: S102
-        fns["where"] = per_signature(ns["w"])
+        fns[op] = per_signature(ns["f"])
+    ns = {}
+    exec("def w(c, a, b):\n    return a if c else b\n", ns)  # noqa: S102
+    fns["where"] = per_signature(ns["w"])
+    return fns, inplace
+
+
+def njit_ops():
+    """(op -> @njit function, op -> in-place @njit function) from numba_njit_ops.py,
+    whose functions are cache=True so NUMBA_CACHE_DIR keeps their compiled code
+    between bridge processes and runs. Their bodies must be this module's SCALAR
+    and AUGMENTED expressions (checked here, so the two tables cannot drift)."""
+    import numba_njit_ops as ops   # only njit mode: it defines the cache=True functions
+    fns, inplace = {}, {}
+    for op, expr in SCALAR.items():
+        fns[op] = getattr(ops, op)
+        if inspect.getsource(fns[op].py_func).rstrip().split("\n")[-1].strip() != "return " + expr:
+            bb.fail("numba_njit_ops.%s is not `return %s`" % (op, expr))
+    for op in ("where", "broadcast_to", "broadcast_shapes"):
+        fns[op] = getattr(ops, op)
+    for op, aug in AUGMENTED.items():
+        inplace[op] = getattr(ops, "i" + op)
+        if inspect.getsource(inplace[op].py_func).rstrip().split("\n")[-1].strip() != "a %s b" % aug:
+            bb.fail("numba_njit_ops.i%s is not `a %s b`" % (op, aug))
     return fns, inplace
 
 
