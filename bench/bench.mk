@@ -2,7 +2,7 @@
 #
 #   $(BUILD)/kernel-bench    times bc_eval on the large broadcasts (bench/kernel_bench.c)
 #   make bench               runs every benchmark and writes reports/bench.md and
-#                            reports/bench-scaling.svg (bench/report.py); BENCH_RUNS sets the runs,
+#                            reports/bench-scaling.svg, reports/bench-runner-scaling.svg (bench/report.py); BENCH_RUNS sets the runs,
 #                            BENCH_GEN=0 skips timing `make cases` (which rewrites cases/)
 #   make bench-quick         5 runs, a shorter sweep, no `make cases` (for development)
 # The runner parts need $(BUILD)/bcast-run, $(BUILD)/targets/ref.so and cases/*.cases.

@@ -1,4 +1,5 @@
-"""report.py - runs every benchmark and writes reports/bench.md and reports/bench-scaling.svg.
+"""report.py - runs every benchmark and writes reports/bench.md, reports/bench-scaling.svg (kernels)
+and reports/bench-runner-scaling.svg (runner).
 
     /usr/bin/python3 bench/report.py --build BUILD [--runs N] [--max-k K] [--out reports]
                                      [--cases DIR] [--gen 0|1] [--no-diagnose]
@@ -260,7 +261,7 @@ def linear_fit(pts):
     return b, (my - b * mx) / 1e3
 
 
-def svg_plot(path, series, title):
+def svg_plot(path, series, title, xlabel="output elements", ylabel="time per call (ns)"):
     """A log-log line plot in plain SVG: series is [(label, colour, [(x, y)])]."""
     w, h, l, r, t, b = 640, 420, 70, 20, 40, 50
     allp = [p for _, _, pts in series for p in pts]
@@ -279,9 +280,9 @@ def svg_plot(path, series, title):
     for e in range(y0, y1 + 1):
         o.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (l, sy(10**e), w - r, sy(10**e)))
         o.append('<text x="%d" y="%.1f" text-anchor="end">1e%d</text>' % (l - 6, sy(10**e) + 4, e))
-    o.append('<text x="%d" y="%d" text-anchor="middle">output elements</text>' % ((l + w - r) // 2, h - 12))
-    o.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">time per call (ns)</text>'
-             % ((t + h - b) // 2, (t + h - b) // 2))
+    o.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % ((l + w - r) // 2, h - 12, xlabel))
+    o.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">%s</text>'
+             % ((t + h - b) // 2, (t + h - b) // 2, ylabel))
     for i, (label, colour, pts) in enumerate(series):
         o.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
             colour, " ".join("%.1f,%.1f" % (sx(x), sy(y)) for x, y in pts)))
@@ -291,6 +292,42 @@ def svg_plot(path, series, title):
     o.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(o) + "\n")
+
+
+def memory_levels(ref, npy):
+    """The sweep crosses from outputs that stay in the caches to outputs that
+    stream to DRAM, which changes the cost per element for any kernel: the slope
+    is measured within each side, and NumPy's step at the same size is shown."""
+    small = [p for p in ref if 2**16 <= p[0] <= 2**23]
+    large = [p for p in ref if p[0] >= 2**25]
+    if len(small) < 2 or len(large) < 2:
+        return ""
+    def per_elem(pts, lo, hi):
+        v = [t / n for n, t in pts if lo <= n <= hi]
+        return statistics.median(v) if v else float("nan")
+    r0, r1 = per_elem(ref, 2**16, 2**23), per_elem(ref, 2**25, 2**40)
+    n0, n1 = per_elem(npy, 2**16, 2**23), per_elem(npy, 2**25, 2**40)
+    if n1 / n0 >= 1.5:
+        why = "NumPy steps at the same size, so the step is the memory system's"
+    else:
+        why = ("NumPy does not step: its loop costs about %.2f ns per element at every size, about what "
+               "DRAM traffic costs ref, while ref's loop is faster than that while the output stays in "
+               "the caches" % ((n0 + n1) / 2))
+    return ("- by memory level: outputs of 2^16 to 2^23 elements (≤ 32 MiB) slope **%.3f**, outputs of "
+            "2^25 elements and more (≥ 128 MiB) slope **%.3f**: linear within each. Between the two, "
+            "ref's median cost per element steps from %.3f to %.3f ns, as the output stops fitting the "
+            "caches (%s); NumPy's goes from %.3f to %.3f ns. %s." % (
+                loglog_slope(small), loglog_slope(large), r0, r1, cache_sizes(), n0, n1, why))
+
+
+def cache_sizes():
+    """The CPU's cache sizes as lscpu prints them, or 'unknown'."""
+    try:
+        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    except OSError:
+        return "unknown"
+    got = [ln.split(":", 1) for ln in out.splitlines() if re.match(r"\s*L[23] cache:", ln)]
+    return ", ".join("%s %s" % (k.strip(), v.strip()) for k, v in got) or "unknown"
 
 
 def scaling_section(scale, npscale, svg_name):
@@ -304,6 +341,7 @@ def scaling_section(scale, npscale, svg_name):
            "(fixed per-call cost negligible): **%.3f** (1.000 = linear)." % (
                loglog_slope(ref), loglog_slope(big) if len(big) >= 2 else float("nan")),
            "- NumPy (out=) log-log slope, same sweep: %.3f." % loglog_slope(npy) if len(npy) >= 2 else "",
+           memory_levels(ref, npy),
            "- least-squares line time = a + b·elements over the sweep: ref b = **%.3f ns/element** "
            "(a = %.1f µs)%s." % (*linear_fit(ref), "; NumPy b = %.3f ns/element" % linear_fit(npy)[0]
                                   if len(npy) >= 2 else ""),
@@ -413,27 +451,101 @@ def generation_time(enabled):
             "Goal < 60 s: %s." % (t, "met" if t < 60 else "**missed**")]
 
 
-def runner_scaling(build, cases, runs):
-    """Part 5, runner half: runner time on about 1k, 5k, 20k and all cases,
-    the subsets taken with --shard 1/N (every N-th case by id)."""
+def case_records(cases):
+    """Every case record of the default suites, verbatim ("case ..." to "end"),
+    in file order (large.cases is opt-in for bcast-run too)."""
+    recs = []
+    for path in sorted(glob.glob(os.path.join(cases, "*.cases"))):
+        if os.path.basename(path) == "large.cases":
+            continue
+        cur = None
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("case "):
+                    cur = [line]
+                elif cur is not None:
+                    cur.append(line)
+                    if line == "end\n":
+                        recs.append("".join(cur))
+                        cur = None
+    return recs
+
+
+def fit_cases_bytes(obs):
+    """Least squares of t = f + a*n + b*m over obs [(cases n, MB m, seconds t)]:
+    (f, a, b, largest |residual| / t), or None when the system is singular."""
+    rows = [(1.0, float(n), float(m)) for n, m, _ in obs]
+    ts = [t for _, _, t in obs]
+    ata = [[sum(r[i] * r[j] for r in rows) for j in range(3)] for i in range(3)]
+    atb = [sum(r[i] * t for r, t in zip(rows, ts)) for i in range(3)]
+    # Gauss-Jordan on the 3x3 normal equations
+    m = [ata[i] + [atb[i]] for i in range(3)]
+    for c in range(3):
+        piv = max(range(c, 3), key=lambda r: abs(m[r][c]))
+        if abs(m[piv][c]) < 1e-12:
+            return None
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(3):
+            if r != c:
+                k = m[r][c] / m[c][c]
+                m[r] = [x - k * y for x, y in zip(m[r], m[c])]
+    f, a, b = (m[i][3] / m[i][i] for i in range(3))
+    worst = max(abs(f + a * n + b * mb - t) / t for n, mb, t in obs)
+    return f, a, b, worst
+
+
+RUNNER_SVG = "bench-runner-scaling.svg"
+
+
+def runner_scaling(build, cases, runs, out_dir):
+    """Part 5, runner half: bcast-run's wall time on 1k, 2k, 5k, 10k, 20k and all
+    default cases. Each subset is its own case file (every N-th record), so
+    reading and parsing scale with it too: only process start-up is fixed."""
     runner, target, have = runner_parts(build)
     if not have or not glob.glob(os.path.join(cases, "*.cases")):
         return ["skipped: needs runner (bcast-run, targets/ref.so and %s/*.cases)" % cases]
     log("runner scaling")
-    total = count_cases(runner, target, cases)
-    out = ["| subset | cases | wall s (--jobs 1) | µs/case |", "| --- | ---: | ---: | ---: |"]
-    pts = []
-    for want in (1000, 5000, 20000, None):
-        if want is not None and total // want < 2:
-            continue  # no proper subset of about that size
-        extra = () if want is None else ("--shard", "1/%d" % (total // want))
-        n = count_cases(runner, target, cases, extra)
-        t = wall([runner, "--target", target, "--jobs", "1", "--no-color", *extra, cases], runs)
-        pts.append((n, t))
-        out.append("| %s | %d | %.3f | %.1f |" % ("all" if want is None else "--shard " + extra[1], n, t, t / n * 1e6))
+    recs = case_records(cases)
+    out = ["Each subset is a case file of every N-th record of the default suites (written for this "
+           "run), so the runner reads, parses, runs and judges only those cases.", "",
+           "| subset | cases | MB of case text | wall s (--jobs 1) | µs/case |", "| --- | ---: | ---: | ---: | ---: |"]
+    pts, mb = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for want in (1000, 2000, 5000, 10000, 20000, None):
+            if want is not None and len(recs) <= want:
+                continue  # no proper subset of about that size
+            step = 1 if want is None else len(recs) / want
+            pick = recs if want is None else [recs[int(i * step)] for i in range(want)]
+            d = os.path.join(tmp, "all" if want is None else str(want))
+            os.makedirs(d)
+            path = os.path.join(d, "subset.cases")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write("bcast-cases 1\n" + "\n".join(pick))
+            n = count_cases(runner, target, d)
+            t = wall([runner, "--target", target, "--jobs", "1", "--no-color", d], runs)
+            pts.append((n, t))
+            mb.append((os.path.getsize(path) / 1e6, t))
+            out.append("| %s | %d | %.1f | %.3f | %.1f |" % ("all" if want is None else "every %.2fth" % step,
+                                                            n, mb[-1][0], t, t / n * 1e6))
     if len(pts) >= 2:
-        out += ["", "log-log slope of wall time against cases: %.3f (includes the fixed start-up "
-                "cost: parsing every file happens before sharding)." % loglog_slope(pts)]
+        svg_plot(os.path.join(out_dir, RUNNER_SVG),
+                 [("bcast-run --jobs 1", "#1f77b4", [(n, t * 1e3) for n, t in pts])],
+                 "bcast-run against ref: wall time vs cases (default suites, every N-th record)",
+                 xlabel="cases", ylabel="wall time of the whole run (ms)")
+        out += ["", "![runner scaling](%s)" % RUNNER_SVG, "",
+                "log-log slope of wall time against cases alone: %.3f." % loglog_slope(pts),
+                "", "Records range from a few hundred bytes to half a megabyte (the seeds suite's large "
+                "examples), so an every-N-th subset carries more or less than its share of the text, "
+                "and the runner's work depends on both: reading and parsing go with the bytes, "
+                "running and judging with the cases: the fit below says how much of each."]
+        fit = fit_cases_bytes([(n, m, t) for (n, t), (m, _) in zip(pts, mb)])
+        if fit is not None:
+            f, per_case, per_mb, worst = fit
+            out += ["", "Least squares of wall time = fixed + a·cases + b·MB over the subsets: fixed %.2f ms, "
+                    "a = **%.2f µs per case**, b = **%.2f ms per MB**; the largest residual is %.1f%% of "
+                    "that subset's time%s." % (f * 1e3, per_case * 1e6, per_mb * 1e3, worst * 100,
+                                               " (growth is linear)" if worst <= 0.10 else
+                                               " (**not** a linear fit: look for the cause)")]
     return out
 
 
@@ -444,7 +556,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--min-k", type=int, default=10)
-    ap.add_argument("--max-k", type=int, default=26)
+    ap.add_argument("--max-k", type=int, default=28)
     ap.add_argument("--out", default="reports")
     ap.add_argument("--no-diagnose", action="store_true", help="skip the callgrind/-O3 diagnosis")
     ap.add_argument("--cases", default="cases", help="case directory for the runner parts")
@@ -458,6 +570,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
 
     m = machine()
+    load_start = os.getloadavg()   # how busy the machine was when the benchmark began
     kernels, scale, npscale = kernel_speed(kb, a.runs, a.min_k, a.max_k)
     base, rss = memory(kb)
     diag = [] if a.no_diagnose else diagnose(kb, a.build, kernels, a.runs)
@@ -469,7 +582,7 @@ def main():
     gen = generation_time(a.gen)  # first: it (re)writes the cases the runner parts read
     hooks = [("1. Runner throughput", runner_throughput(a.build, a.cases, a.runs)),
              ("4. Generation time", gen),
-             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs))]
+             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs, a.out))]
     for title, msg in hooks:
         if msg and msg[0].startswith("skipped"):
             log("%s: %s" % (title, msg[0]))
@@ -478,9 +591,11 @@ def main():
     L = ["# bcast benchmarks", "",
          "Generated by `make bench` (bench/report.py). Do not edit by hand.", "",
          "## Machine", "",
-         "- date: %s" % m["date"],
+         "- date: %s; load average when the benchmark started: %.2f (1 min), %.2f (5 min)" % (
+             m["date"], load_start[0], load_start[1]),
          "- CPU: %s, %d logical cores%s" % (m["model"], m["cores"], ", %s RAM" % m["mem"] if m["mem"] else ""),
-         "- Linux %s; NumPy %s (%s); ref built by make with the project's flags (-O2 -g)" % (
+         "- Linux %s; NumPy %s (%s); ref built by make with the project's flags (-O2 -g; ref/ops.c at -O3, "
+         "see ref/ref.mk)" % (
              m["kernel"], m["numpy"], PYTHON),
          "- every time is the median of %d runs after one warm-up run; all figures below "
          "were measured in this one run" % a.runs, "",
@@ -493,6 +608,11 @@ def main():
          "forms. GB/s is output bytes / time. memcpy is a plain C memcpy between two touched buffers "
          "of the output's size, in the same run.", "",
          *kernel_table(kernels, a.runs), "",
+         "The transposed case: NumPy's allocating form returns its result in the input's memory order "
+         "(order='K': an F-ordered array for a transposed input), so it streams both arrays in order. "
+         "ref's contract (and NumPy's `out=` into a C-ordered array, the same work) is a C-ordered result, "
+         "which walks the transposed input with a stride of 16 KiB: the ref/memcpy column shows the cost "
+         "of that access pattern, paid by NumPy's `out=` form too.", "",
          "Goal (ref within 2x of NumPy): met on %d of %d." % (met, len(kernels)), ""]
     if diag:
         L += ["### Where ref is slowest against NumPy: the measured cause", "",
@@ -515,7 +635,7 @@ def main():
     path = os.path.join(a.out, "bench.md")
     with open(path, "w") as f:
         f.write("\n".join(L))
-    log("wrote %s and %s" % (path, os.path.join(a.out, svg_name)))
+    log("wrote %s, %s and %s" % (path, os.path.join(a.out, svg_name), os.path.join(a.out, RUNNER_SVG)))
 
 
 if __name__ == "__main__":
