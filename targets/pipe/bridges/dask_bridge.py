@@ -38,11 +38,7 @@ DASK_RULES = [(re.compile(rx), cls) for rx, cls in [
 
 
 def classify(exc):
-    msg = bb.one_line(exc)
-    for rx, cls in DASK_RULES:
-        if rx.search(msg):
-            return cls, msg
-    return numpy_bridge.classify(exc)
+    return numpy_bridge.classify(exc, first=DASK_RULES)
 
 FUNC = {
     "add": da.add, "sub": da.subtract, "mul": da.multiply, "div": da.true_divide,

@@ -108,11 +108,7 @@ NUMBA_RULES = [(re.compile(rx), cls) for rx, cls in [
 
 
 def classify(exc):
-    msg = bb.one_line(exc)
-    for rx, cls in NUMBA_RULES:
-        if rx.search(msg):
-            return cls, msg
-    return numpy_bridge.classify(exc)
+    return numpy_bridge.classify(exc, first=NUMBA_RULES)
 
 SCALAR = {  # op -> expression in a, b (and c for where)
     "add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / b", "floor_divide": "a // b",
@@ -204,8 +200,7 @@ def make_run(kind, fns, inplace):
                     fns[case.op](*vs[:-1], out=w) if mode == "out" else fns[case.op](vs[0], vs[1], out=w)
             except Exception:
                 if storage.tobytes() != before:
-                    return bb.reply_wrote(args[wi].dtype, w.shape, np.ascontiguousarray(w).tobytes()) + \
-                        bb.reply_error(*classify(sys.exc_info()[1]))
+                    return numpy_bridge.reply_wrote_then_error(args[wi].dtype, w, sys.exc_info()[1], classify)
                 raise
             return result(w)
         except Exception as exc:  # noqa: BLE001 - every library error is an answer

@@ -20,11 +20,10 @@ import bcast_bridge as bb  # noqa: E402
 
 try:
     import numexpr as ne
-    import numpy as np
 except ImportError as exc:
     bb.fail("numexpr is not importable: %s" % exc)
 
-from numpy_bridge import classify, result, view  # noqa: E402
+from numpy_bridge import classify, reply_wrote_then_error, result, view  # noqa: E402
 
 EXPR = {
     "add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y", "remainder": "x % y",
@@ -48,8 +47,7 @@ def run(case):
             ne.evaluate(EXPR[case.op], local_dict=env, out=w)
         except Exception:
             if storage.tobytes() != before:
-                return bb.reply_wrote(args[wi].dtype, w.shape, np.ascontiguousarray(w).tobytes()) + \
-                    bb.reply_error(*classify(sys.exc_info()[1]))
+                return reply_wrote_then_error(args[wi].dtype, w, sys.exc_info()[1])
             raise
         return result(w)
     except Exception as exc:  # noqa: BLE001 - every library error is an answer

@@ -59,12 +59,20 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
 ]]
 
 
-def classify(exc):
+def classify(exc, first=()):
+    """(error class, message) for a library exception: the rules in first (a
+    bridge's own library, compiled regexes) before NumPy's; 'other' otherwise."""
     msg = bb.one_line(exc) or type(exc).__name__
-    for rx, cls in RULES:
+    for rx, cls in (*first, *RULES):
         if rx.search(msg):
             return cls, msg
     return "other", "%s: %s" % (type(exc).__name__, msg)
+
+
+def reply_wrote_then_error(dtype, w, exc, classify_fn=classify):
+    """B22: the reply for a call that wrote into the writable view w and then
+    raised exc -- what it left behind, then the error."""
+    return bb.reply_wrote(dtype, w.shape, np.ascontiguousarray(w).tobytes()) + bb.reply_error(*classify_fn(exc))
 
 
 def view(arg, readonly=False):
@@ -106,9 +114,7 @@ def run(case):
                     UFUNC[op](*views[:-1], out=views[-1])
             except Exception:
                 if storages[wi].tobytes() != before:   # B22: show what the failed call left behind
-                    w = views[wi]
-                    return bb.reply_wrote(args[wi].dtype, w.shape, np.ascontiguousarray(w).tobytes()) + \
-                        bb.reply_error(*classify(sys.exc_info()[1]))
+                    return reply_wrote_then_error(args[wi].dtype, views[wi], sys.exc_info()[1])
                 raise
             return result(views[wi])
         if op in UFUNC:
