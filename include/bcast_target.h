@@ -22,6 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {   /* a C++ adapter that includes this header exports the entry point unmangled */
+#endif
+
 #define BCT_ABI_VERSION 1
 
 /* Element types. Storage is native-endian, C layout: bool is one byte 0/1. */
@@ -131,5 +135,13 @@ typedef struct bct_target {
 
 typedef const bct_target *(*bct_entry_fn)(void);
 #define BCT_ENTRY_NAME "bcast_target_v1"
+
+/* The entry point every target defines. Declared here with C linkage, so a
+ * C++ definition after this header is exported as "bcast_target_v1". */
+const bct_target *bcast_target_v1(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BCAST_TARGET_H */

@@ -503,7 +503,8 @@ static int grow_cases(br_caseset *cs)
 {
     if (cs->n < cs->cap) return 0;
     size_t nc = cs->cap ? cs->cap * 2 : 1024;
-    br_case *v = realloc(cs->cases, nc * sizeof *v);
+    /* shared memory: forking a worker copies no page tables for the case set */
+    br_case *v = br_shared_realloc(cs->cases, cs->cap * sizeof *v, nc * sizeof *v);
     if (v == NULL) return -1;
     cs->cases = v;
     cs->cap = nc;
@@ -517,8 +518,12 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
     memset(&P, 0, sizeof P);
     P.cs = cs; P.file = name; P.err = err;
     char **nb = realloc(cs->bufs, (cs->nbufs + 1) * sizeof *nb);
-    if (nb == NULL) { free(buf); return perr(p, "out of memory"); }
-    cs->bufs = nb;
+    char *sb = br_shared_alloc(len + 1);   /* case strings point into it: keep it out of fork's copying */
+    if (nb != NULL) cs->bufs = nb;
+    if (nb == NULL || sb == NULL) { free(buf); br_shared_free(sb); return perr(p, "out of memory"); }
+    memcpy(sb, buf, len);
+    free(buf);
+    buf = sb;
     cs->bufs[cs->nbufs++] = buf;
     size_t nl = strlen(name);
     char *fname = br_pool_alloc(&cs->pool, nl + 1);
@@ -817,9 +822,9 @@ const br_expect *br_pick_expect(const br_case *c, int profile)
 
 void br_caseset_free(br_caseset *cs)
 {
-    for (size_t i = 0; i < cs->nbufs; i++) free(cs->bufs[i]);
+    for (size_t i = 0; i < cs->nbufs; i++) br_shared_free(cs->bufs[i]);
     free(cs->bufs);
-    free(cs->cases);
+    br_shared_free(cs->cases);
     br_pool_free(&cs->pool);
     br_arena_free(&cs->data);
     memset(cs, 0, sizeof *cs);

@@ -68,7 +68,7 @@ typedef struct br_caseset {
     size_t nbufs;
 } br_caseset;
 
-typedef struct br_err { char msg[600]; } br_err;
+typedef struct br_err { char msg[2400]; } br_err;
 
 /* Reads a file, or every *.cases file under a directory (sorted, not
  * recursive), appending its cases. Returns 0, or -1 with err = "FILE:LINE: why". */

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bcast_ref.h"
@@ -172,4 +173,151 @@ void br_format_values(int dtype, const void *data, int64_t n, int max, char *buf
     }
     if (n > max && o + 6 < cap) { memcpy(buf + o, ", ...", 5); o += 5; }
     if (o + 2 <= cap) { buf[o++] = ']'; buf[o] = '\0'; } else buf[cap - 1] = '\0';
+}
+
+/* ---- classifying differences ---- */
+
+const char *const br_diff_class_names[BR_DC_COUNT] = {
+    "nan-dropped", "nan-invented", "inf", "signed-zero", "wrapped", "saturated", "high-half",
+    "misplaced", "rounding", "other"
+};
+
+static int is_float(int dtype) { return dtype == BCT_F32 || dtype == BCT_F64; }
+
+static double as_double(int dtype, const char *p)
+{
+    if (dtype == BCT_F32) { float f; memcpy(&f, p, 4); return (double)f; }
+    double f;
+    memcpy(&f, p, 8);
+    return f;
+}
+
+static int64_t as_int(int dtype, const char *p)
+{
+    switch (dtype) {
+    case BCT_BOOL: case BCT_U8: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case BCT_I8: { int8_t v; memcpy(&v, p, 1); return v; }
+    case BCT_I16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case BCT_I32: { int32_t v; memcpy(&v, p, 4); return v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* A key that is equal exactly when the elements are equal under exact
+ * comparison (NaNs canonical): the misplaced-value lookup sorts these. */
+static uint64_t elem_key(int dtype, const char *p)
+{
+    if (is_float(dtype)) {
+        double v = as_double(dtype, p);
+        if (isnan(v)) return 0x7ff8000000000000ull;
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        return u;
+    }
+    return (uint64_t)as_int(dtype, p);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int64_t sext(int64_t v, int bits) { return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits); }
+
+static int int_class(int dtype, int64_t e, int64_t a)
+{
+    static const int bits_of[] = { 1, 8, 8, 16, 32, 64, 32, 64 };
+    int bits = bits_of[dtype];
+    int is_signed = dtype == BCT_I8 || dtype == BCT_I16 || dtype == BCT_I32 || dtype == BCT_I64;
+    for (int w = 8; w < bits; w *= 2)
+        if (sext(e, w) == a || (!is_signed && (int64_t)((uint64_t)e & ((1ull << w) - 1)) == a)) return BR_DC_WRAPPED;
+    if (bits > 1) {
+        int64_t mx = is_signed ? (bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1)
+                               : (int64_t)((1ull << bits) - 1);
+        int64_t mn = is_signed ? (bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
+        if (a == mx || a == mn) return BR_DC_SATURATED;
+    }
+    if (dtype == BCT_I64 && (uint32_t)e == (uint32_t)a) return BR_DC_HIGH_HALF;
+    return -1;
+}
+
+static int float_class(int dtype, const char *x, const char *y)
+{
+    double e = as_double(dtype, x), a = as_double(dtype, y);
+    if (isnan(e)) return BR_DC_NAN_DROPPED;
+    if (isnan(a)) return BR_DC_NAN_INVENTED;
+    if (isinf(e) || isinf(a)) return BR_DC_INF;
+    if (e == 0 && a == 0) return BR_DC_SIGNED_ZERO;
+    return -1;
+}
+
+/* Whether expected[i] and actual[i] are equal under the comparison rule. */
+static int same(int dtype, const char *x, const char *y, size_t es, int cmp, int64_t ulp)
+{
+    if (memcmp(x, y, es) == 0) return 1;
+    if (!is_float(dtype)) return 0;
+    if (is_nan_at(dtype, x) && is_nan_at(dtype, y)) return 1;
+    if (cmp != BR_CMP_ULP) return 0;
+    double e = as_double(dtype, x), a = as_double(dtype, y);
+    return !isinf(e) && !isinf(a) && br_ulp_distance(dtype, x, y) <= ulp;
+}
+
+int64_t br_diff_compute(int dtype, const void *expected, const void *actual, int64_t n,
+                        int cmp, int64_t ulp, br_diff *d)
+{
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    d->dominant = -1;
+    size_t es = (size_t)bc_dtype_size(dtype);
+    const char *E = expected, *A = actual;
+    uint64_t *keys = NULL;
+    for (int64_t i = 0; i < n; i++) {
+        const char *x = E + (size_t)i * es, *y = A + (size_t)i * es;
+        if (same(dtype, x, y, es, cmp, ulp)) continue;
+        if (d->nfirst < BR_DIFF_FIRST) d->first[d->nfirst++] = i;
+        d->count++;
+        int k = is_float(dtype) ? float_class(dtype, x, y) : int_class(dtype, as_int(dtype, x), as_int(dtype, y));
+        if (k < 0) {
+            if (keys == NULL && (keys = malloc((size_t)n * sizeof *keys)) != NULL) {
+                for (int64_t j = 0; j < n; j++) keys[j] = elem_key(dtype, E + (size_t)j * es);
+                qsort(keys, (size_t)n, sizeof *keys, cmp_u64);
+            }
+            uint64_t key = elem_key(dtype, y);
+            if (keys != NULL && bsearch(&key, keys, (size_t)n, sizeof *keys, cmp_u64) != NULL) k = BR_DC_MISPLACED;
+        }
+        if (k < 0 && is_float(dtype)) {
+            int64_t u = br_ulp_distance(dtype, x, y);
+            if (u > d->max_ulp) d->max_ulp = u;
+            k = u <= ((int64_t)1 << 20) ? BR_DC_ROUNDING : BR_DC_OTHER;
+        }
+        d->by_class[k < 0 ? BR_DC_OTHER : k]++;
+    }
+    free(keys);
+    for (int k = 0; k < BR_DC_COUNT; k++)
+        if (d->by_class[k] > 0 && (d->dominant < 0 || d->by_class[k] > d->by_class[d->dominant])) d->dominant = k;
+    return d->count;
+}
+
+void br_diff_describe(const br_diff *d, const int64_t *shape, int rank, char *buf, size_t cap)
+{
+    br_buf b = { 0 };
+    br_buf_printf(&b, "%lld of %lld elements differ:", (long long)d->count, (long long)d->n);
+    const char *sep = " ";
+    for (int k = 0; k < BR_DC_COUNT; k++) {
+        if (d->by_class[k] == 0) continue;
+        br_buf_printf(&b, "%s%lld %s", sep, (long long)d->by_class[k], br_diff_class_names[k]);
+        if ((k == BR_DC_ROUNDING || k == BR_DC_OTHER) && d->max_ulp > 0)
+            br_buf_printf(&b, " (max %lld ulp)", (long long)d->max_ulp);
+        sep = ", ";
+    }
+    br_buf_puts(&b, "; first at");
+    for (int i = 0; i < d->nfirst; i++) {
+        char ix[256];
+        br_format_index(shape, rank, d->first[i], ix, sizeof ix);
+        br_buf_printf(&b, " %s", ix);
+    }
+    if (d->count > d->nfirst) br_buf_puts(&b, " ...");
+    snprintf(buf, cap, "%s", b.s ? b.s : "");
+    br_buf_free(&b);
 }

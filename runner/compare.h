@@ -19,6 +19,42 @@ int br_compare(int dtype, const void *expected, const void *actual, int64_t n,
  * dtype (f32/f64); INT64_MAX when one is NaN and the other not. */
 int64_t br_ulp_distance(int dtype, const void *a, const void *b);
 
+/* How two outputs of the same dtype and shape differ: every differing element
+ * falls in exactly one class (checked in this order), so a report can say
+ * "13 of 196 differ: 13 NaN dropped" instead of showing only the first one. */
+enum {
+    BR_DC_NAN_DROPPED,   /* expected NaN, got a number */
+    BR_DC_NAN_INVENTED,  /* got NaN where a number was expected */
+    BR_DC_INF,           /* one side is +-inf, the other is not the same inf */
+    BR_DC_SIGNED_ZERO,   /* +0 against -0 */
+    BR_DC_WRAPPED,       /* integer: actual is expected wrapped to 8/16/32 bits */
+    BR_DC_SATURATED,     /* integer: actual is the dtype's min or max */
+    BR_DC_HIGH_HALF,     /* i64: the low 32 bits agree, the high 32 do not */
+    BR_DC_MISPLACED,     /* actual is a value that occurs elsewhere in the expected output */
+    BR_DC_ROUNDING,      /* float: finite and within 2^20 ulp (a precision difference) */
+    BR_DC_OTHER,
+    BR_DC_COUNT
+};
+extern const char *const br_diff_class_names[BR_DC_COUNT];   /* "nan-dropped", ... */
+
+#define BR_DIFF_FIRST 6
+typedef struct br_diff {
+    int64_t n, count;               /* elements compared, elements that differ */
+    int64_t by_class[BR_DC_COUNT];
+    int64_t max_ulp;                /* over float pairs that are both finite */
+    int64_t first[BR_DIFF_FIRST];   /* flat indices of the first differences */
+    int nfirst;
+    int dominant;                   /* the class with the most elements (earlier class on ties), -1 if none */
+} br_diff;
+
+/* Classifies every difference between expected and actual (n elements of
+ * dtype) under the comparison rule (as br_compare). Returns d->count. */
+int64_t br_diff_compute(int dtype, const void *expected, const void *actual, int64_t n,
+                        int cmp, int64_t ulp, br_diff *d);
+
+/* "13 of 196 elements differ: 13 nan-dropped; first at (0,3) (1,2)" */
+void br_diff_describe(const br_diff *d, const int64_t *shape, int rank, char *buf, size_t cap);
+
 /* fnv1a64 of the little-endian bytes of n elements, NaNs canonical. */
 uint64_t br_digest(int dtype, const void *data, int64_t n);
 

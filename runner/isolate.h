@@ -44,15 +44,31 @@ typedef struct br_iso_cfg {
                                  case itself expects a larger result */
     int64_t arena_cap;        /* largest output or writable arg of any case run */
     int no_rlimit;            /* skip RLIMIT_AS (sanitizer builds skip it anyway) */
+    int guard;                /* BR_GUARD_* (options.h): where inputs meet a guard page */
+    int64_t in_cap;           /* bytes of guarded input copies one case needs above a page each */
+    int fork_server;          /* fork workers from a process that has loaded (and, when safe,
+                                 initialised) the target, so a replacement costs a fork */
 } br_iso_cfg;
+
+/* Why a case was lost (kind is not BR_RUN_DONE). */
+typedef struct br_loss {
+    const char *why;          /* "crashed with SIGSEGV (signal 11)", "read past the end of input y ..." */
+    const char *detail;       /* the signal name, "timeout", or the violation kind */
+    const char *stderr_tail;  /* the worker's last stderr lines while the case ran, or "" */
+} br_loss;
 
 /* Called in the parent for every finished case, while the worker's output is
  * still in place: base is the arena (offsets in res are relative to it); res
- * is NULL unless kind is BR_RUN_DONE. why explains crash/timeout/violation. */
+ * is NULL unless kind is BR_RUN_DONE; loss explains a crash/timeout/violation
+ * (NULL when kind is BR_RUN_DONE). */
 typedef void (*br_done_fn)(void *ctx, size_t case_index, int kind, const br_wres *res,
-                           const char *base, const char *why);
+                           const char *base, const br_loss *loss);
 
 typedef struct br_iso br_iso;
+
+/* The mode the workers were started in, for the report ("fork server, target
+ * initialised once", ...). */
+const char *br_iso_mode(const br_iso *iso);
 
 /* Forks cfg->jobs workers over cs (cases must be loaded and materialized:
  * workers see them through fork). Fills info from the first worker.

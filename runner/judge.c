@@ -3,6 +3,7 @@
  * memory the target could not reach except through its own output. */
 #include "judge.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "call.h"
 #include "compare.h"
+#include "case_features.h"
 
 int br_is_contiguous(const br_arg *a)
 {
@@ -71,8 +73,11 @@ static const char *mode_name(int m)
     return m == BCT_MODE_INPLACE ? "inplace" : m == BCT_MODE_OUT ? "out" : "value";
 }
 
-void br_rec_describe(br_report *rep, br_rec *x, const br_case *c)
+void br_rec_describe(br_report *rep, br_rec *x, const br_case *c, int profile)
 {
+    char feats[1024];
+    br_case_features(c, profile, feats, sizeof feats);
+    x->features = br_report_str(rep, feats);
     x->id = c->id;          /* case strings outlive the report */
     x->suite = c->suite;
     x->tags = c->tags;
@@ -136,16 +141,16 @@ static int canary_ok(const char *base, int64_t lo, int64_t hi)
     return 1;
 }
 
-/* Checks the slack around a block isolate.c placed at off (n bytes): the
- * block ends on a page boundary after rounding n up to 8. */
+/* Checks the slack around a block worker.c placed at off (n bytes): every
+ * other byte of the block's pages holds the canary, whether the block sits at
+ * the end of its pages (rounded up to 8) or at their start (--guard start). */
 static int slack_ok(const char *base, int64_t off, int64_t n)
 {
     static int64_t pg;
     if (off < 0) return 1;
     if (pg == 0) { long sp = sysconf(_SC_PAGESIZE); pg = sp > 0 ? sp : 4096; }
-    int64_t rn = (n + 7) & ~(int64_t)7;
-    int64_t start_page = off / pg * pg;
-    return canary_ok(base, start_page, off) && canary_ok(base, off + n, off + rn);
+    int64_t start_page = off / pg * pg, end_page = (off + n + pg - 1) / pg * pg;
+    return canary_ok(base, start_page, off) && canary_ok(base, off + n, end_page);
 }
 
 typedef struct ref_out { void *p; int dtype, rank; int64_t shape[BC_MAX_RANK]; int calls; } ref_out;
@@ -202,118 +207,305 @@ static void *ref_expected(const br_case *c, int profile, const br_expect *e)
     return res;
 }
 
-#define FAIL(outc, ...) do { x->outcome = (outc); snprintf(reason, sizeof reason, __VA_ARGS__); goto done; } while (0)
-
-void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind,
-              const br_wres *r, const char *base, const char *why)
+/* How a wrong shape relates to the case: the target's shape equals an
+ * operand's, lost or gained a dim, turned a 0 into a 1... (for findings). */
+static void shape_relation(const br_case *c, const br_expect *e, const int64_t *shape, int rank, char *buf, size_t cap)
 {
-    char reason[700] = "", exps[600] = "", acts[600] = "", mism[300] = "";
-    void *gathered = NULL, *refbuf = NULL;
-    const br_expect *e = br_pick_expect(c, profile);
-    /* What the target produced, kept so the texts below are only formatted
-     * for a case that does not pass (most cases pass). */
-    enum { ACT_NONE, ACT_ERROR, ACT_VALUE } act = ACT_NONE;
-    const void *data = NULL;
-    int dtype = BCT_NONE, rank = 0;
-    const int64_t *shape = NULL;
-    int64_t n = 0;
-    x->outcome = BR_O_PASS;
-    if (kind != BR_RUN_DONE) {
-        x->outcome = kind == BR_RUN_TIMEOUT ? BR_O_TIMEOUT : kind == BR_RUN_VIOLATION ? BR_O_VIOLATION : BR_O_CRASH;
-        snprintf(reason, sizeof reason, "%s", why ? why : "crashed");
-        goto done;
+    for (int i = 0; i < c->nargs; i++) {
+        const br_arg *a = &c->args[i];
+        if (a->rank == rank && memcmp(a->shape, shape, (size_t)rank * sizeof *shape) == 0) {
+            snprintf(buf, cap, "equals-%s-shape", a->name);
+            return;
+        }
     }
-    x->duration_ms = (double)r->dur_ns / 1e6;
-    if (e == NULL) FAIL(BR_O_FAIL, "runner: no expectation for profile %s", bc_profile_name(profile));
-    if (r->status == -1 && r->w_off < 0 && r->message[0] && strncmp(r->message, "runner:", 7) == 0)
-        FAIL(BR_O_SKIP, "%s", r->message);
+    if (rank == e->rank - 1) { snprintf(buf, cap, "dim-dropped"); return; }
+    if (rank == e->rank + 1) { snprintf(buf, cap, "dim-added"); return; }
+    if (rank != e->rank) { snprintf(buf, cap, "rank-%s", rank < e->rank ? "lower" : "higher"); return; }
+    int zero_one = 0, other = 0;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] == e->shape[d]) continue;
+        if (e->shape[d] == 0 && shape[d] == 1) zero_one++;
+        else other++;
+    }
+    snprintf(buf, cap, "%s", zero_one && !other ? "zero-became-one" : "extents-differ");
+}
+
+/* The first storage element of the writable arg that the call changed but
+ * its view does not address, or -1 (B22's neighbour: a write outside the view). */
+static int64_t changed_outside_view(const br_arg *a, const char *copy)
+{
+    int64_t n = br_shape_count(a->shape, a->rank), es = bc_dtype_size(a->dtype);
+    if (copy == NULL || a->storage == 0 || memcmp(copy, a->data, (size_t)(a->storage * es)) == 0) return -1;
+    if (n == 0) return 0;
+    if (n < 0 || a->storage > ((int64_t)1 << 28)) return -1;   /* too large to map: the canaries still guard it */
+    unsigned char *hit = calloc((size_t)a->storage, 1);
+    if (hit == NULL) return -1;
+    int64_t idx[BC_MAX_RANK] = { 0 }, pos = a->offset;
+    for (;;) {
+        if (pos >= 0 && pos < a->storage) hit[pos] = 1;
+        int d = a->rank - 1;
+        while (d >= 0) {
+            if (++idx[d] < a->shape[d]) { pos += a->strides[d]; break; }
+            pos -= a->strides[d] * (a->shape[d] - 1);
+            idx[d] = 0;
+            d--;
+        }
+        if (d < 0) break;
+    }
+    int64_t found = -1;
+    for (int64_t i = 0; i < a->storage && found < 0; i++)
+        if (!hit[i] && memcmp(copy + i * es, (const char *)a->data + i * es, (size_t)es) != 0) found = i;
+    free(hit);
+    return found;
+}
+
+typedef struct verdict {
+    br_rec *x;
+    br_report *rep;
+    char reason[700];
+    char detail[160];
+} verdict;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void fail_as(verdict *v, int outcome, int failure, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->reason, sizeof v->reason, fmt, ap);
+    va_end(ap);
+    v->x->outcome = outcome;
+    v->x->failure = br_failure_names[failure];
+}
+
+/* Memory checks after a call that returned: inputs, the slack around the
+ * output and the self/out copy, and the self/out storage outside its view.
+ * Returns 1 when it found a violation. */
+static int check_memory(verdict *v, const br_case *c, const br_wres *r, const char *base)
+{
     for (int i = 0; i < c->nargs && i < 31; i++)
-        if (r->inputs_changed & (1 << i)) FAIL(BR_O_VIOLATION, "write into an input (arg %s changed)", c->args[i].name);
-    if (r->out_off >= 0 && !slack_ok(base, r->out_off, r->out_bytes))
-        FAIL(BR_O_VIOLATION, "write outside the output (the bytes around it changed)");
-    if (r->w_off >= 0 && !slack_ok(base, r->w_off, r->w_bytes))
-        FAIL(BR_O_VIOLATION, "write outside %s's storage", c->mode == BCT_MODE_INPLACE ? "self" : "out");
+        if (r->inputs_changed & (1 << i)) {
+            fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "write into an input (arg %s changed)", c->args[i].name);
+            snprintf(v->detail, sizeof v->detail, "write-input");
+            return 1;
+        }
+    if (r->out_off >= 0 && !slack_ok(base, r->out_off, r->out_bytes)) {
+        fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "write outside the output (the bytes around it changed)");
+        snprintf(v->detail, sizeof v->detail, "write-outside-output");
+        return 1;
+    }
+    const char *wname = c->mode == BCT_MODE_INPLACE ? "self" : "out";
+    if (r->w_off >= 0 && !slack_ok(base, r->w_off, r->w_bytes)) {
+        fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "write outside %s's storage (the bytes around it changed)", wname);
+        snprintf(v->detail, sizeof v->detail, "write-outside-%s-storage", wname);
+        return 1;
+    }
+    int wi = br_writable_arg(c);
+    if (wi >= 0 && r->w_off >= 0) {
+        int64_t k = changed_outside_view(&c->args[wi], base + r->w_off);
+        if (k >= 0) {
+            fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "write into %s's storage outside its view (storage element %lld)",
+                    wname, (long long)k);
+            snprintf(v->detail, sizeof v->detail, "write-%s-outside-view", wname);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The call raised: compare classes; B22 for in-place. */
+static void judge_error(verdict *v, const br_case *c, const br_expect *e, const br_wres *r, const char *base)
+{
+    br_rec *x = v->x;
+    if (r->status < 0 || r->status >= BCT_STATUS_COUNT) {
+        fail_as(v, BR_O_FAIL, BR_FK_BAD_STATUS, "the target returned an invalid status %d", r->status);
+        return;
+    }
+    x->error_class = bc_status_name(r->status);
+    x->error_message = br_report_str(v->rep, r->message);
+    /* B22: a failed in-place op leaves self untouched -- except where the
+     * profile's own library writes self before raising (gen tags those
+     * cases self-modified): a target that does the same matches it. */
+    const br_arg *wa = &c->args[0];
+    if (c->mode == BCT_MODE_INPLACE && r->w_off >= 0 && r->w_bytes > 0
+        && memcmp(base + r->w_off, wa->data, (size_t)r->w_bytes) != 0 && !br_has_word(c->tags, "self-modified")) {
+        fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "self changed by a failed in-place op (B22)");
+        snprintf(v->detail, sizeof v->detail, "self-modified-after-error");
+        return;
+    }
+    if (e->status == BCT_OK) {
+        fail_as(v, BR_O_FAIL, BR_FK_UNEXPECTED_ERROR, "unexpected error %s: %s", x->error_class, r->message);
+        snprintf(v->detail, sizeof v->detail, "%s", x->error_class);
+    } else if (e->status != r->status) {
+        fail_as(v, BR_O_FAIL, BR_FK_WRONG_CLASS, "wrong error class: expected %s, got %s (%s)",
+                bc_status_name(e->status), x->error_class, r->message);
+        snprintf(v->detail, sizeof v->detail, "%s-got-%s", bc_status_name(e->status), x->error_class);
+    }
+}
+
+typedef struct produced {
+    const void *data;
+    int dtype, rank;
+    const int64_t *shape;
+    int64_t n;
+    void *gathered;   /* owned: the self/out view in C order */
+} produced;
+
+/* What a successful call produced: the output block, or the self/out view
+ * gathered into C order (o->gathered, owned). 0, or -1 when too large. */
+static int locate_output(const br_case *c, const br_wres *r, const char *base, produced *o)
+{
     const br_arg *wa = c->mode == BCT_MODE_INPLACE ? &c->args[0] : c->mode == BCT_MODE_OUT ? &c->args[c->nargs - 1] : NULL;
-    if (r->status != BCT_OK) {
-        if (r->status < 0 || r->status >= BCT_STATUS_COUNT)
-            FAIL(BR_O_FAIL, "the target returned an invalid status %d", r->status);
-        x->error_class = bc_status_name(r->status);
-        x->error_message = br_report_str(rep, r->message);
-        act = ACT_ERROR;
-        /* B22: a failed in-place op leaves self untouched -- except where the
-         * profile's own library writes self before raising (gen tags those
-         * cases self-modified): a target that does the same matches it. */
-        if (c->mode == BCT_MODE_INPLACE && r->w_off >= 0 && r->w_bytes > 0
-            && memcmp(base + r->w_off, wa->data, (size_t)r->w_bytes) != 0
-            && !br_has_word(c->tags, "self-modified"))
-            FAIL(BR_O_VIOLATION, "self changed by a failed in-place op (B22)");
-        if (e->status == BCT_OK) FAIL(BR_O_FAIL, "unexpected error %s: %s", x->error_class, r->message);
-        if (e->status != r->status)
-            FAIL(BR_O_FAIL, "wrong error class: expected %s, got %s (%s)", bc_status_name(e->status),
-                 x->error_class, r->message);
-        goto done;
-    }
-    /* the call succeeded: find what it produced */
-    if (r->alloc_refused) FAIL(BR_O_FAIL, "alloc_output refused the request: %s", r->refuse);
-    if (c->mode == BCT_MODE_INPLACE) {
-        if (r->alloc_calls) FAIL(BR_O_FAIL, "an in-place op called alloc_output");
-    } else if (c->mode == BCT_MODE_VALUE && r->alloc_calls == 0) {
-        FAIL(BR_O_FAIL, "no output: the target returned OK without calling alloc_output");
-    }
     if (r->alloc_calls) {
-        dtype = r->out_dtype; rank = r->out_rank; shape = r->out_shape;
-        data = r->out_off >= 0 ? base + r->out_off : NULL;
+        o->dtype = r->out_dtype; o->rank = r->out_rank; o->shape = r->out_shape;
+        o->data = r->out_off >= 0 ? base + r->out_off : NULL;
     } else {
-        dtype = wa->dtype; rank = wa->rank; shape = wa->shape;
-        int64_t cnt = br_shape_count(shape, rank);
-        if (cnt < 0 || cnt > BR_MAX_RESULT_BYTES / bc_dtype_size(dtype)) FAIL(BR_O_FAIL, "the call succeeded on a self/out view too large to compare");
-        gathered = malloc((size_t)(cnt ? cnt : 1) * (size_t)bc_dtype_size(dtype));
-        if (gathered == NULL) FAIL(BR_O_FAIL, "runner: out of memory");
-        br_gather(r->w_off >= 0 ? base + r->w_off : NULL, dtype, rank, shape, wa->strides, wa->offset, gathered);
-        data = gathered;
+        if (wa == NULL) return -1;
+        o->dtype = wa->dtype; o->rank = wa->rank; o->shape = wa->shape;
+        int64_t cnt = br_shape_count(o->shape, o->rank);
+        if (cnt < 0 || cnt > BR_MAX_RESULT_BYTES / bc_dtype_size(o->dtype)) return -1;
+        o->gathered = malloc((size_t)(cnt ? cnt : 1) * (size_t)bc_dtype_size(o->dtype));
+        if (o->gathered == NULL) return -1;
+        br_gather(r->w_off >= 0 ? base + r->w_off : NULL, o->dtype, o->rank, o->shape, wa->strides, wa->offset, o->gathered);
+        o->data = o->gathered;
     }
-    n = dtype == BCT_NONE ? 0 : br_shape_count(shape, rank);
-    act = ACT_VALUE;
-    if (e->status != BCT_OK) FAIL(BR_O_FAIL, "expected error %s, but the call succeeded", bc_status_name(e->status));
-    if (dtype != e->dtype)
-        FAIL(BR_O_FAIL, "wrong dtype: expected %s, got %s", e->dtype == BCT_NONE ? "-" : bc_dtype_name(e->dtype),
-             dtype == BCT_NONE ? "-" : bc_dtype_name(dtype));
-    if (rank != e->rank || memcmp(shape, e->shape, (size_t)rank * sizeof *shape) != 0) {
-        char a[256], b[256];
-        br_shape_str(e->shape, e->rank, a, sizeof a);
-        br_shape_str(shape, rank, b, sizeof b);
-        FAIL(BR_O_FAIL, "wrong shape: expected %s, got %s", a, b);
+    o->n = o->dtype == BCT_NONE ? 0 : br_shape_count(o->shape, o->rank);
+    return 0;
+}
+
+/* The call succeeded: find what it produced (0), or fail (-1). */
+static int find_output(verdict *v, const br_case *c, const br_wres *r, const char *base, produced *o)
+{
+    if (r->alloc_refused) { fail_as(v, BR_O_FAIL, BR_FK_NO_OUTPUT, "alloc_output refused the request: %s", r->refuse); return -1; }
+    if (c->mode == BCT_MODE_INPLACE && r->alloc_calls) { fail_as(v, BR_O_FAIL, BR_FK_NO_OUTPUT, "an in-place op called alloc_output"); return -1; }
+    if (c->mode == BCT_MODE_VALUE && r->alloc_calls == 0) {
+        fail_as(v, BR_O_FAIL, BR_FK_NO_OUTPUT, "no output: the target returned OK without calling alloc_output");
+        return -1;
     }
-    if (dtype == BCT_NONE || n == 0) goto done;
+    if (locate_output(c, r, base, o) != 0) {
+        fail_as(v, BR_O_FAIL, BR_FK_RUNNER, "the call succeeded on a self/out view too large to compare");
+        return -1;
+    }
+    return 0;
+}
+
+void *br_produced_copy(const br_case *c, const br_wres *r, const char *base, int *dtype, int *rank,
+                       int64_t *shape, int64_t *n)
+{
+    produced o;
+    memset(&o, 0, sizeof o);
+    if (r == NULL || r->status != BCT_OK || r->alloc_refused || locate_output(c, r, base, &o) != 0) return NULL;
+    *dtype = o.dtype;
+    *rank = o.rank;
+    memcpy(shape, o.shape, (size_t)o.rank * sizeof *shape);
+    *n = o.n;
+    if (o.gathered != NULL) return o.gathered;
+    size_t bytes = o.dtype == BCT_NONE ? 0 : (size_t)o.n * (size_t)bc_dtype_size(o.dtype);
+    void *p = malloc(bytes ? bytes : 1);
+    if (p != NULL && bytes && o.data != NULL) memcpy(p, o.data, bytes);
+    return p;
+}
+
+/* Compares the values; on a mismatch, classifies every differing element. */
+static void judge_values(verdict *v, const br_case *c, int profile, const br_expect *e, const produced *o)
+{
+    void *refbuf = NULL;
     const void *want = e->values;
     int64_t first = -1;
     if (e->data_kind == BR_DATA_DIGEST) {
-        if (br_digest(dtype, data, n) == e->digest) goto done;
+        if (br_digest(o->dtype, o->data, o->n) == e->digest) return;
         refbuf = ref_expected(c, profile, e);
         want = refbuf;
-        if (want == NULL) FAIL(BR_O_FAIL, "wrong values: digest mismatch (ref could not recompute the result)");
-        if (!br_compare(dtype, want, data, n, e->cmp, e->ulp, &first))
-            FAIL(BR_O_FAIL, "wrong values: digest mismatch, yet the output equals ref's (the case's digest disagrees with ref)");
-    } else if (!br_compare(dtype, want, data, n, e->cmp, e->ulp, &first)) goto done;
-    {
-        char ev[48], av[48];
-        br_format_index(shape, rank, first, mism, sizeof mism);
-        br_format_value(dtype, want, first, ev, sizeof ev);
-        br_format_value(dtype, data, first, av, sizeof av);
-        FAIL(BR_O_FAIL, "wrong values%s: first mismatch at index %s (flat %lld): expected %s, got %s",
-             e->data_kind == BR_DATA_DIGEST ? " (digest mismatch, localised on ref)" : "", mism,
-             (long long)first, ev, av);
+        if (want == NULL) { fail_as(v, BR_O_FAIL, BR_FK_WRONG_VALUES, "wrong values: digest mismatch (ref could not recompute the result)"); return; }
+        if (!br_compare(o->dtype, want, o->data, o->n, e->cmp, e->ulp, &first)) {
+            fail_as(v, BR_O_FAIL, BR_FK_RUNNER, "wrong values: digest mismatch, yet the output equals ref's (the case's digest disagrees with ref)");
+            free(refbuf);
+            return;
+        }
+    } else if (!br_compare(o->dtype, want, o->data, o->n, e->cmp, e->ulp, &first)) return;
+    br_diff d;
+    br_diff_compute(o->dtype, want, o->data, o->n, e->cmp, e->ulp, &d);
+    char ix[300], ev[48], av[48], desc[600];
+    br_format_index(o->shape, o->rank, first, ix, sizeof ix);
+    br_format_value(o->dtype, want, first, ev, sizeof ev);
+    br_format_value(o->dtype, o->data, first, av, sizeof av);
+    br_diff_describe(&d, o->shape, o->rank, desc, sizeof desc);
+    fail_as(v, BR_O_FAIL, BR_FK_WRONG_VALUES, "wrong values%s: %s; at %s expected %s, got %s",
+            e->data_kind == BR_DATA_DIGEST ? " (digest mismatch, localised on ref)" : "", desc, ix, ev, av);
+    snprintf(v->detail, sizeof v->detail, "%s", d.dominant >= 0 ? br_diff_class_names[d.dominant] : "other");
+    v->x->mismatch = br_report_str(v->rep, ix);
+    v->x->diff = br_report_str(v->rep, desc);
+    free(refbuf);
+}
+
+/* Judges a call that returned a result (not an error) against e. */
+static void judge_result(verdict *v, const br_case *c, int profile, const br_expect *e, const produced *o)
+{
+    if (e->status != BCT_OK) {
+        fail_as(v, BR_O_FAIL, BR_FK_EXPECTED_ERROR, "expected error %s, but the call succeeded", bc_status_name(e->status));
+        snprintf(v->detail, sizeof v->detail, "%s", bc_status_name(e->status));
+        return;
     }
+    if (o->dtype != e->dtype) {
+        const char *a = e->dtype == BCT_NONE ? "-" : bc_dtype_name(e->dtype), *b = o->dtype == BCT_NONE ? "-" : bc_dtype_name(o->dtype);
+        fail_as(v, BR_O_FAIL, BR_FK_WRONG_DTYPE, "wrong dtype: expected %s, got %s", a, b ? b : "?");
+        snprintf(v->detail, sizeof v->detail, "%s-got-%s", a, b ? b : "?");
+        return;
+    }
+    if (o->rank != e->rank || memcmp(o->shape, e->shape, (size_t)o->rank * sizeof *o->shape) != 0) {
+        char a[256], b[256];
+        br_shape_str(e->shape, e->rank, a, sizeof a);
+        br_shape_str(o->shape, o->rank, b, sizeof b);
+        fail_as(v, BR_O_FAIL, BR_FK_WRONG_SHAPE, "wrong shape: expected %s, got %s", a, b);
+        shape_relation(c, e, o->shape, o->rank, v->detail, sizeof v->detail);
+        return;
+    }
+    if (o->dtype != BCT_NONE && o->n > 0) judge_values(v, c, profile, e, o);
+}
+
+void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind,
+              const br_wres *r, const char *base, const br_loss *loss)
+{
+    verdict v;
+    v.x = x;
+    v.rep = rep;
+    v.reason[0] = v.detail[0] = '\0';
+    produced o;
+    memset(&o, 0, sizeof o);
+    int act_value = 0;
+    const br_expect *e = br_pick_expect(c, profile);
+    x->outcome = BR_O_PASS;
+    if (kind != BR_RUN_DONE) {
+        int oc = kind == BR_RUN_TIMEOUT ? BR_O_TIMEOUT : kind == BR_RUN_VIOLATION ? BR_O_VIOLATION : BR_O_CRASH;
+        fail_as(&v, oc, kind == BR_RUN_TIMEOUT ? BR_FK_TIMEOUT : kind == BR_RUN_VIOLATION ? BR_FK_VIOLATION : BR_FK_CRASH,
+                "%s", loss && loss->why ? loss->why : "crashed");
+        snprintf(v.detail, sizeof v.detail, "%s", loss && loss->detail ? loss->detail : "");
+        x->stderr_tail = br_report_str(rep, loss ? loss->stderr_tail : "");
+        goto done;
+    }
+    x->duration_ms = (double)r->dur_ns / 1e6;
+    if (e == NULL) { fail_as(&v, BR_O_FAIL, BR_FK_RUNNER, "runner: no expectation for profile %s", bc_profile_name(profile)); goto done; }
+    if (r->status == -1 && r->w_off < 0 && r->message[0] && strncmp(r->message, "runner:", 7) == 0) {
+        fail_as(&v, BR_O_SKIP, BR_FK_RUNNER, "%s", r->message);
+        x->failure = "";
+        goto done;
+    }
+    if (check_memory(&v, c, r, base)) goto done;
+    if (r->status != BCT_OK) { judge_error(&v, c, e, r, base); goto done; }
+    if (find_output(&v, c, r, base, &o) != 0) goto done;
+    act_value = 1;
+    judge_result(&v, c, profile, e, &o);
 done:
-    x->reason = br_report_str(rep, reason);
+    x->reason = br_report_str(rep, v.reason);
+    x->detail = br_report_str(rep, v.detail);
     if (x->outcome != BR_O_PASS) {
+        char exps[600] = "", acts[600] = "";
         if (e != NULL) expect_summary(exps, sizeof exps, e);
-        if (act == ACT_ERROR) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
-        else if (act == ACT_VALUE) summary(acts, sizeof acts, dtype, shape, rank, data, n);
+        if (x->error_class[0]) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
+        else if (act_value) summary(acts, sizeof acts, o.dtype, o.shape, o.rank, o.data, o.n);
         x->expected = br_report_str(rep, exps);
         x->actual = br_report_str(rep, acts);
-        x->mismatch = br_report_str(rep, mism);
     }
-    free(gathered);
-    free(refbuf);
+    free(o.gathered);
 }

@@ -14,12 +14,20 @@
  * its declared capabilities), or NULL when it can. */
 const char *br_skip_reason(const br_case *c, const br_target_info *t, int profile, char *buf, size_t cap);
 
-/* Fills the case's descriptive fields (id, suite, tags, op, dtypes, shapes...). */
-void br_rec_describe(br_report *rep, br_rec *rec, const br_case *c);
+/* Fills the case's descriptive fields (id, suite, tags, op, dtypes, shapes,
+ * features under profile...). */
+void br_rec_describe(br_report *rep, br_rec *rec, const br_case *c, int profile);
 
-/* Judges one finished case (see br_done_fn for kind/res/base/why) into rec. */
+/* Judges one finished case (see br_done_fn for kind/res/base/loss) into rec:
+ * its outcome, reason, failure kind and detail, summaries and diff. */
 void br_judge(br_report *rep, br_rec *rec, const br_case *c, int profile, int kind,
-              const br_wres *res, const char *base, const char *why);
+              const br_wres *res, const char *base, const br_loss *loss);
+
+/* A malloc'd C-order copy of what a successful call produced (its dtype,
+ * rank, shape and element count through the pointers), or NULL when the
+ * call raised or produced nothing. For `show --target`. */
+void *br_produced_copy(const br_case *c, const br_wres *r, const char *base, int *dtype, int *rank,
+                       int64_t *shape, int64_t *n);
 
 /* Whether the view (offset, strides) is plain C-contiguous. */
 int br_is_contiguous(const br_arg *a);

@@ -7,6 +7,9 @@
 
 const char *const br_outcome_names[BR_O_COUNT] = { "pass", "fail", "skip", "crash", "timeout", "violation" };
 
+#define BR_FAILURE_NAME(id, name) name,
+const char *const br_failure_names[BR_FK_COUNT] = { BR_FAILURES(BR_FAILURE_NAME) };
+
 int br_outcome_from_name(const char *s)
 {
     for (int i = 0; i < BR_O_COUNT; i++) if (strcmp(s, br_outcome_names[i]) == 0) return i;
@@ -37,12 +40,16 @@ br_rec *br_report_add(br_report *r)
     x->id = x->suite = x->tags = x->rules = x->op = x->mode = x->dtypes = x->shapes = x->strides = "";
     x->reason = x->expected = x->actual = x->mismatch = x->error_class = x->error_message = "";
     x->known_reason = x->file = "";
+    x->failure = x->detail = x->stderr_tail = x->diff = x->limit = x->features = "";
+    x->finding = -1;
     return x;
 }
 
 void br_report_free(br_report *r)
 {
     free(r->recs);
+    free(r->unmatched);
+    free(r->findings);
     br_pool_free(&r->strs);
     memset(r, 0, sizeof *r);
 }
@@ -50,9 +57,13 @@ void br_report_free(br_report *r)
 void br_report_totals(const br_report *r, br_totals *t)
 {
     memset(t, 0, sizeof *t);
+    t->unmatched = r->nunmatched;
     for (size_t i = 0; i < r->n; i++) {
         const br_rec *x = &r->recs[i];
         t->total++;
+        if (x->probed) { t->probed++; continue; }   /* outside the claim: not part of the gate */
+        t->actual[x->outcome]++;
+        if (x->expected_failure) t->known[x->outcome]++;
         if (x->outcome == BR_O_PASS) { t->passed++; if (x->unexpected_pass) t->xpass++; continue; }
         if (x->outcome == BR_O_SKIP) { t->skipped++; continue; }
         if (x->expected_failure) { t->xfail++; continue; }
@@ -73,7 +84,18 @@ void br_totals_line(const br_totals *t, char *buf, size_t cap)
     if ((size_t)o >= cap) return;
     if (t->timed_out) o += snprintf(buf + o, cap - (size_t)o, ", %zu timed out", t->timed_out);
     if ((size_t)o >= cap) return;
-    if (t->xfail) snprintf(buf + o, cap - (size_t)o, ", %zu expected failures", t->xfail);
+    if (!t->xfail) return;
+    o += snprintf(buf + o, cap - (size_t)o, ", %zu expected failures (", t->xfail);
+    /* what the known failures were: a known crash is still a crash */
+    static const int order[] = { BR_O_FAIL, BR_O_CRASH, BR_O_VIOLATION, BR_O_TIMEOUT };
+    static const char *const what[] = { "failed", "crashed", "memory violations", "timed out" };
+    const char *sep = "";
+    for (int i = 0; i < 4 && (size_t)o < cap; i++) {
+        if (!t->known[order[i]]) continue;
+        o += snprintf(buf + o, cap - (size_t)o, "%s%zu %s", sep, t->known[order[i]], what[i]);
+        sep = ", ";
+    }
+    if ((size_t)o < cap) snprintf(buf + o, cap - (size_t)o, ")");
 }
 
 int br_report_exit(const br_totals *t)

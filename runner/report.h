@@ -24,7 +24,49 @@ typedef struct br_rec {
     double duration_ms;
     const char *file;
     int line;
+    /* What went wrong, structured (findings group on these; docs/findings.md):
+     * failure is one of br_failure_names ("" on pass/skip), detail its
+     * qualifier (the value class, the shape relation, the error classes, the
+     * signal, the violation kind). */
+    const char *failure, *detail;
+    const char *stderr_tail;  /* crash/violation/timeout: the worker's last stderr lines, or "" */
+    const char *diff;         /* wrong values: br_diff_describe's summary, or "" */
+    const char *features;     /* what the case exercises, space-separated (runner/case_features.c) */
+    int probed;               /* run only because of --probe-limits: outside the declared claim */
+    const char *limit;        /* probed: the declared limit that excludes the case (the skip reason) */
+    long finding;             /* index in br_report.findings, -1 for none */
 } br_rec;
+
+/* The failure kinds (br_rec.failure). */
+#define BR_FAILURES(X) \
+    X(EXPECTED_ERROR, "expected-error")   /* an error was expected; the call succeeded */ \
+    X(UNEXPECTED_ERROR, "unexpected-error") /* success was expected; the call raised */ \
+    X(WRONG_CLASS, "wrong-class")         /* both raised, different classes */ \
+    X(WRONG_SHAPE, "wrong-shape") \
+    X(WRONG_DTYPE, "wrong-dtype") \
+    X(WRONG_VALUES, "wrong-values") \
+    X(NO_OUTPUT, "no-output")             /* OK without a result, or alloc_output misuse */ \
+    X(BAD_STATUS, "bad-status")           /* a return value that is not a bct_status */ \
+    X(CRASH, "crash") \
+    X(TIMEOUT, "timeout") \
+    X(VIOLATION, "violation") \
+    X(RUNNER, "runner")                   /* the runner could not judge (no expectation...) */
+#define BR_FAILURE_ENUM(id, name) BR_FK_##id,
+enum { BR_FAILURES(BR_FAILURE_ENUM) BR_FK_COUNT };
+extern const char *const br_failure_names[BR_FK_COUNT];
+
+/* One finding: a family of non-passing results with one root cause
+ * (runner/findings.c; docs/findings.md). */
+typedef struct br_finding {
+    const char *key;          /* the signature the family was merged on */
+    const char *name;         /* one line, from what the cases share */
+    const char *kind;         /* "failure" or "limit" (a declared capability that narrows the profile) */
+    size_t count;             /* cases (for a limit: cases the limit excludes) */
+    size_t known;             /* of them, listed in --expectations */
+    size_t smallest;          /* record index of the smallest case */
+    const char *ops, *dtypes, *rules, *outcomes;   /* what the cases span, space-separated */
+    const char *shrunk;       /* a shrunk case record (bcast-run shrink), or "" */
+} br_finding;
 
 typedef struct br_report {
     br_rec *recs;
@@ -33,26 +75,41 @@ typedef struct br_report {
     const char *target_ops, *target_dtypes, *target_flags;   /* space-separated */
     int target_max_rank;
     const char *bcast_version, *caseset_version, *profile_used;
+    const char *target_path;  /* as given on the command line (repro hints), or "" */
     int complete;
     br_pool strs;
+    /* --expectations entries that match no case of the loaded case set */
+    const char **unmatched;   /* "FILE:LINE: ENTRY" */
+    size_t nunmatched;
+    br_finding *findings;     /* after br_findings_build; in the order shown */
+    size_t nfindings;
 } br_report;
 
+/* Counts. passed..timed_out count what the gate sees: expected failures are
+ * counted apart (xfail) and not in failed/crashed/timed_out/violations.
+ * actual[] counts by what happened, known failures included, so a known
+ * crash is never shown as zero crashes; known[] is the part of actual[]
+ * the expectations file listed. Probed cases are counted only in probed. */
 typedef struct br_totals {
     size_t passed, failed, skipped, crashed, timed_out, violations, xfail, xpass, total;
+    size_t actual[6], known[6];   /* indexed by BR_O_* */
+    size_t probed, unmatched;
 } br_totals;
 
 const char *br_report_str(br_report *r, const char *s);   /* copies s into the report */
 br_rec *br_report_add(br_report *r);                       /* a zeroed record, strings "" */
 void br_report_free(br_report *r);
 void br_report_totals(const br_report *r, br_totals *t);
-/* "N passed, N failed, N skipped[, N crashed][, N timed out][, N expected failures]" */
+/* "N passed, N failed, N skipped[, N crashed][, N timed out][, N expected failures
+ * (N failed, N crashed, N memory violations, N timed out)]" */
 void br_totals_line(const br_totals *t, char *buf, size_t cap);
 /* 0 all passed or only expected failures; 1 any unexpected failure, crash, timeout, violation. */
 int br_report_exit(const br_totals *t);
 
-/* Writers. text: the human report (color when color is set); the others as
+/* Writers. text: the human report (color when color is set; every failing
+ * case only when verbose, else the findings); the others as
  * documented in docs/runner.md. All append to out. */
-void br_write_text(const br_report *r, br_buf *out, int color);
+void br_write_text(const br_report *r, br_buf *out, int color, int verbose);
 void br_write_json(const br_report *r, br_buf *out);
 void br_write_tap(const br_report *r, br_buf *out);
 void br_write_junit(const br_report *r, br_buf *out);

@@ -54,6 +54,40 @@ static void words(br_buf *o, const char *k, const char *s)
     br_buf_puts(o, "], ");
 }
 
+/* "findings": one object per finding, with every case id it holds. */
+static void write_findings(const br_report *r, br_buf *o)
+{
+    br_buf_puts(o, "  \"findings\": [");
+    for (size_t f = 0; f < r->nfindings; f++) {
+        const br_finding *g = &r->findings[f];
+        char id[24];
+        snprintf(id, sizeof id, "%s%zu", strcmp(g->kind, "limit") == 0 ? "L" : "F", f + 1);
+        br_buf_puts(o, f ? ",\n    {" : "\n    {");
+        kv(o, "id", id, 1);
+        kv(o, "kind", g->kind, 1);
+        kv(o, "name", g->name, 1);
+        kv(o, "signature", g->key, 1);
+        br_buf_printf(o, "\"count\": %zu, \"known\": %zu, ", g->count, g->known);
+        kv(o, "smallest", g->count ? r->recs[g->smallest].id : "", 1);
+        words(o, "ops", g->ops);
+        words(o, "dtypes", g->dtypes);
+        words(o, "rules", g->rules);
+        words(o, "outcomes", g->outcomes);
+        kv(o, "shrunk", g->shrunk, 1);
+        br_buf_puts(o, "\"cases\": [");
+        size_t k = 0;
+        for (size_t i = 0; i < r->n; i++) {
+            const br_rec *x = &r->recs[i];
+            int in = strcmp(g->kind, "limit") == 0 ? 0 : x->finding == (long)f;
+            if (!in) continue;
+            if (k++) br_buf_puts(o, ", ");
+            str(o, x->id);
+        }
+        br_buf_puts(o, "]}");
+    }
+    br_buf_puts(o, r->nfindings ? "\n  ],\n" : "],\n");
+}
+
 void br_write_json(const br_report *r, br_buf *o)
 {
     br_totals t;
@@ -73,8 +107,19 @@ void br_write_json(const br_report *r, br_buf *o)
     br_buf_printf(o, "  \"complete\": %s,\n", r->complete ? "true" : "false");
     br_buf_printf(o, "  \"totals\": {\"cases\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
                   "\"crashed\": %zu, \"timed_out\": %zu, \"violations\": %zu, \"expected_failures\": %zu, "
-                  "\"unexpected_passes\": %zu},\n",
-                  t.total, t.passed, t.failed, t.skipped, t.crashed, t.timed_out, t.violations, t.xfail, t.xpass);
+                  "\"unexpected_passes\": %zu, \"probed\": %zu, \"unmatched_expectations\": %zu,\n",
+                  t.total, t.passed, t.failed, t.skipped, t.crashed, t.timed_out, t.violations, t.xfail, t.xpass,
+                  t.probed, t.unmatched);
+    for (int which = 0; which < 2; which++) {
+        const size_t *v = which ? t.known : t.actual;
+        br_buf_printf(o, "    \"%s\": {\"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, \"crashed\": %zu, "
+                      "\"timed_out\": %zu, \"violations\": %zu}%s\n", which ? "known" : "actual", v[BR_O_PASS],
+                      v[BR_O_FAIL], v[BR_O_SKIP], v[BR_O_CRASH], v[BR_O_TIMEOUT], v[BR_O_VIOLATION], which ? "},"  : ",");
+    }
+    br_buf_puts(o, "  \"unmatched_expectations\": [");
+    for (size_t i = 0; i < r->nunmatched; i++) { if (i) br_buf_puts(o, ", "); str(o, r->unmatched[i]); }
+    br_buf_puts(o, "],\n");
+    write_findings(r, o);
     br_buf_puts(o, "  \"cases\": [");
     for (size_t i = 0; i < r->n; i++) {
         const br_rec *x = &r->recs[i];
@@ -99,6 +144,15 @@ void br_write_json(const br_report *r, br_buf *o)
         kv(o, "first_mismatch", x->mismatch, 1);
         kv(o, "error_class", x->error_class, 1);
         kv(o, "error_message", x->error_message, 1);
+        kv(o, "failure", x->failure, 1);
+        kv(o, "detail", x->detail, 1);
+        kv(o, "diff", x->diff, 1);
+        kv(o, "stderr_tail", x->stderr_tail, 1);
+        words(o, "features", x->features);
+        br_buf_printf(o, "\"probed\": %s, ", x->probed ? "true" : "false");
+        kv(o, "limit", x->limit, 1);
+        if (x->finding >= 0) br_buf_printf(o, "\"finding\": \"F%ld\", ", x->finding + 1);
+        else br_buf_puts(o, "\"finding\": \"\", ");
         kv(o, "file", x->file, 1);
         br_buf_printf(o, "\"line\": %d, \"duration_ms\": %.3f}", x->line, x->duration_ms);
     }

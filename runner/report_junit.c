@@ -34,6 +34,32 @@ static int cmp_idx(const void *a, const void *b, const br_report *r)
 static const br_report *sort_r;
 static int cmp_q(const void *a, const void *b) { return cmp_idx(a, b, sort_r); }
 
+/* A suite with no test cases whose properties carry the run's findings and
+ * the expectations entries that match no case (listed in system-err). */
+static void summary_suite(const br_report *r, br_buf *o)
+{
+    size_t nf = 0;
+    for (size_t f = 0; f < r->nfindings; f++) if (strcmp(r->findings[f].kind, "limit") != 0) nf++;
+    br_buf_printf(o, "  <testsuite name=\"bcast-run.summary\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+                  "    <properties>\n      <property name=\"findings\" value=\"%zu\"/>\n"
+                  "      <property name=\"unmatched_expectations\" value=\"%zu\"/>\n    </properties>\n", nf, r->nunmatched);
+    if (r->nfindings || r->nunmatched) {
+        br_buf_puts(o, "    <system-out>");
+        for (size_t f = 0; f < r->nfindings; f++) {
+            br_buf_printf(o, "%s%zu %zu ", strcmp(r->findings[f].kind, "limit") == 0 ? "L" : "F", f + 1, r->findings[f].count);
+            esc(o, r->findings[f].name);
+            br_buf_puts(o, "\n");
+        }
+        br_buf_puts(o, "</system-out>\n");
+    }
+    if (r->nunmatched) {
+        br_buf_puts(o, "    <system-err>expectations entries that match no case:\n");
+        for (size_t i = 0; i < r->nunmatched; i++) { esc(o, r->unmatched[i]); br_buf_puts(o, "\n"); }
+        br_buf_puts(o, "</system-err>\n");
+    }
+    br_buf_puts(o, "  </testsuite>\n");
+}
+
 void br_write_junit(const br_report *r, br_buf *o)
 {
     size_t *ix = malloc((r->n ? r->n : 1) * sizeof *ix);
@@ -98,6 +124,7 @@ void br_write_junit(const br_report *r, br_buf *o)
                       "    <testcase classname=\"bcast.bcast-run\" name=\"run-complete\" time=\"0\">\n"
                       "      <error type=\"incomplete\" message=\"the run was interrupted: only the %zu "
                       "finished cases are reported\"/>\n    </testcase>\n  </testsuite>\n", r->n);
+    summary_suite(r, o);
     br_buf_puts(o, "</testsuites>\n");
     free(ix);
 }

@@ -225,6 +225,17 @@ int br_read_json(br_report *r, const char *path, char *err, size_t cap)
         return -1;
     }
     if (comp == NULL || comp->t != J_BOOL || comp->num == 0) r->complete = 0;
+    const jv *um = get(&root, "unmatched_expectations");
+    for (size_t i = 0; um && um->t == J_ARR && i < um->n; i++) {
+        if (um->items[i].t != J_STR) continue;
+        int dup = 0;   /* every shard reports the same file's entries */
+        for (size_t j = 0; j < r->nunmatched && !dup; j++) dup = strcmp(r->unmatched[j], um->items[i].str) == 0;
+        if (dup) continue;
+        const char **v = realloc(r->unmatched, (r->nunmatched + 1) * sizeof *v);
+        if (v == NULL) break;
+        r->unmatched = v;
+        r->unmatched[r->nunmatched++] = um->items[i].str;
+    }
     for (size_t i = 0; i < cases->n; i++) {
         const jv *c = &cases->items[i];
         int o = br_outcome_from_name(gs(c, "actual_outcome"));
@@ -245,6 +256,10 @@ int br_read_json(br_report *r, const char *path, char *err, size_t cap)
         x->reason = gs(c, "reason"); x->known_reason = gs(c, "known_reason");
         x->expected = gs(c, "expected"); x->actual = gs(c, "actual"); x->mismatch = gs(c, "first_mismatch");
         x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
+        x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->diff = gs(c, "diff");
+        x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
+        b = get(c, "probed");
+        x->probed = b && b->t == J_BOOL && b->num != 0;
         x->file = gs(c, "file");
         const jv *n = get(c, "line");
         x->line = n && n->t == J_NUM && n->num >= 0 && n->num < 2e9 ? (int)n->num : 0;

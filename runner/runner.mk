@@ -4,7 +4,10 @@
 #   $(BUILD)/test-runner     unit tests of the parser, comparison, selection, reports
 #   make run                 the whole default suite against the bundled reference target
 
-RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c runner/select.c runner/isolate.c \
+RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c runner/select.c runner/expect.c \
+                  runner/options.c runner/session.c runner/output.c runner/case_features.c runner/findings.c \
+                  runner/isolate.c runner/worker.c runner/zygote.c \
+                  runner/cmd_run.c runner/cmd_show.c runner/cmd_merge.c runner/cmd_shrink.c runner/cmd_explore.c \
                   runner/judge.c runner/report.c runner/report_text.c runner/report_json.c \
                   runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c
 RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
@@ -22,6 +25,8 @@ $(BUILD)/runner/tests/test_runner.o: ALL_CFLAGS += -Irunner -Itests
 
 ALL_TARGETS += $(RUNNER_BIN) $(RUNNER_TEST)
 TESTS += $(RUNNER_TEST)
+# One quoted word: tests/run-tests.sh runs each argument as one command.
+TESTS += "sh tests/runner/gate.sh $(BUILD)"
 -include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d
 
 run: $(RUNNER_BIN) $(BUILD)/targets/ref.so

@@ -1,4 +1,4 @@
-/* select.c - case selection: filters, --shard slicing, and the expectations (known failures) file. */
+/* select.c - case selection: filters, their validation against the case set, and --shard slicing. */
 #include "select.h"
 
 #include <errno.h>
@@ -87,96 +87,59 @@ int br_shard_keeps(size_t i, long k, long n)
     return (long)(i % (size_t)n) == k - 1;
 }
 
-static int is_glob(const char *s) { return strpbrk(s, "*?[") != NULL; }
-static const br_expectations *sort_x;
-static int cmp_exact(const void *a, const void *b)
-{
-    return strcmp(sort_x->v[*(const size_t *)a].glob, sort_x->v[*(const size_t *)b].glob);
-}
 
-int br_expectations_parse(br_expectations *x, const char *name, char *buf, br_err *err)
+/* Whether any case of the set has this suite / tag / id (glob). */
+static int set_has(const br_caseset *cs, int kind, const char *v)
 {
-    x->buf = buf;
-    size_t cap = 0;
-    int line = 0;
-    char *s = buf;
-    while (*s) {
-        char *l = s;
-        char *e = strchr(s, '\n');
-        if (e) { *e = '\0'; s = e + 1; } else s += strlen(s);
-        line++;
-        size_t ll = strlen(l);
-        if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
-        while (*l == ' ' || *l == '\t') l++;
-        if (*l == '\0' || *l == '#') continue;
-        char *g = l;
-        while (*l && *l != ' ' && *l != '\t') l++;
-        if (*l) { *l++ = '\0'; while (*l == ' ' || *l == '\t') l++; }
-        for (const char *q = g; *q; q++)
-            if ((unsigned char)*q < 0x20) {
-                snprintf(err->msg, sizeof err->msg, "%s:%d: control character in the id", name, line);
-                return -1;
-            }
-        if (x->n == cap) {
-            cap = cap ? cap * 2 : 64;
-            br_expectation *v = realloc(x->v, cap * sizeof *v);
-            if (v == NULL) { snprintf(err->msg, sizeof err->msg, "%s: out of memory", name); return -1; }
-            x->v = v;
-        }
-        x->v[x->n].glob = g;
-        x->v[x->n].reason = l;
-        x->v[x->n].line = line;
-        x->n++;
+    for (size_t i = 0; i < cs->n; i++) {
+        const br_case *c = &cs->cases[i];
+        if (kind == BR_F_SUITE ? strcmp(c->suite, v) == 0
+            : kind == BR_F_TAG ? br_has_word(c->tags, v) : br_glob_match(v, c->id)) return 1;
     }
-    x->exact = malloc((x->n ? x->n : 1) * sizeof *x->exact);
-    if (x->exact == NULL) { snprintf(err->msg, sizeof err->msg, "%s: out of memory", name); return -1; }
-    for (size_t i = 0; i < x->n; i++) if (!is_glob(x->v[i].glob)) x->exact[x->nexact++] = i;
-    sort_x = x;
-    qsort(x->exact, x->nexact, sizeof *x->exact, cmp_exact);
     return 0;
 }
 
-int br_expectations_load(br_expectations *x, const char *path, br_err *err)
+/* The distinct suites of the set, ", "-separated, into buf. */
+static void list_suites(const br_caseset *cs, char *buf, size_t cap)
 {
-    size_t len;
-    char *b = br_read_file(path, &len);
-    if (b == NULL) { snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno)); return -1; }
-    if (memchr(b, '\0', len) != NULL) {
-        free(b);
-        snprintf(err->msg, sizeof err->msg, "%s:1: binary data (NUL byte)", path);
-        return -1;
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < cs->n; i++) {
+        const char *s = cs->cases[i].suite;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) seen = strcmp(cs->cases[j].suite, s) == 0;
+        if (seen || o + strlen(s) + 3 >= cap) continue;
+        o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? ", " : "", s);
     }
-    return br_expectations_parse(x, path, b, err);
 }
 
-/* A baseline can list thousands of ids: exact ids are found by binary
- * search, and only real globs are tried one by one. */
-const char *br_expectations_find(const br_expectations *x, const char *id, int *exact)
+int br_filter_validate(const br_filter *f, const br_caseset *cs, char *err, size_t cap)
 {
-    if (exact != NULL) *exact = 0;
-    size_t lo = 0, hi = x->nexact;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(x->v[x->exact[mid]].glob, id);
-        if (c == 0) {
-            if (exact != NULL) *exact = 1;
-            return x->v[x->exact[mid]].reason;
+    static const int kinds[] = { BR_F_SUITE, BR_F_TAG, BR_F_ID };
+    static const char *const names[] = { "--suite", "--tag", "--id" };
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < f->n[kinds[k]]; i++) {
+            const char *v = f->v[kinds[k]][i];
+            if (set_has(cs, kinds[k], v)) continue;
+            if (kinds[k] == BR_F_SUITE) {
+                char suites[600];
+                list_suites(cs, suites, sizeof suites);
+                snprintf(err, cap, "--suite '%s' names no suite of the case set (its suites: %s)", v, suites);
+            } else {
+                snprintf(err, cap, "%s '%s' matches no case of the case set", names[k], v);
+            }
+            return -1;
         }
-        if (c < 0) lo = mid + 1; else hi = mid;
-    }
-    for (size_t i = 0; i < x->n; i++)
-        if (is_glob(x->v[i].glob) && br_glob_match(x->v[i].glob, id)) {
-            /* an id that itself holds glob characters may also be listed literally */
-            if (exact != NULL) *exact = strcmp(x->v[i].glob, id) == 0;
-            return x->v[i].reason;
-        }
-    return NULL;
+    return 0;
 }
 
-void br_expectations_free(br_expectations *x)
+void br_filter_describe(const br_filter *f, char *buf, size_t cap)
 {
-    free(x->exact);
-    free(x->v);
-    free(x->buf);
-    memset(x, 0, sizeof *x);
+    static const char *const names[BR_F_KINDS] = { "--suite", "--tag", "--op", "--dtype", "--id" };
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < BR_F_KINDS; k++)
+        for (size_t i = 0; i < f->n[k] && o + 8 < cap; i++)
+            o += (size_t)snprintf(buf + o, cap - o, "%s%s %s", o ? " " : "", names[k], f->v[k][i]);
+    if (o == 0) snprintf(buf, cap, "(no filter)");
 }

@@ -1,4 +1,4 @@
-/* select.h - case selection: filters, --shard slicing, and the expectations (known failures) file. */
+/* select.h - case selection: filters, their validation against the case set, and --shard slicing. */
 #ifndef BR_SELECT_H
 #define BR_SELECT_H
 
@@ -23,28 +23,17 @@ int br_filter_match(const br_filter *f, const br_case *c);
 /* fnmatch, or plain equality (ids may hold glob characters such as '['). */
 int br_glob_match(const char *pattern, const char *s);
 
+/* Checks every --suite, --tag and --id value against the loaded cases: a
+ * typo ("seed" for "seeds") must not select nothing silently. 0, or -1 with
+ * err naming the value (and, for a suite, the suites there are). */
+int br_filter_validate(const br_filter *f, const br_caseset *cs, char *err, size_t cap);
+
+/* "--suite ops --op add", or "(no filter)". */
+void br_filter_describe(const br_filter *f, char *buf, size_t cap);
+
 /* Parses "K/N" (1 <= K <= N). 0 on success. */
 int br_parse_shard(const char *s, long *k, long *n);
 /* The shard keeps positions i (over the selected, sorted cases) with i mod N == K-1. */
 int br_shard_keeps(size_t i, long k, long n);
-
-typedef struct br_expectation { const char *glob, *reason; int line; } br_expectation;
-typedef struct br_expectations {
-    br_expectation *v;      /* in file order */
-    size_t n;
-    char *buf;
-    size_t *exact;          /* indices of entries without glob characters, sorted by id */
-    size_t nexact;
-} br_expectations;
-
-/* Reads "ID-or-GLOB<whitespace>REASON" lines; '#' starts a comment line; blank
- * lines are skipped; a reason is optional. Returns 0 or -1 with err "FILE:LINE: why". */
-int br_expectations_load(br_expectations *x, const char *path, br_err *err);
-int br_expectations_parse(br_expectations *x, const char *name, char *buf, br_err *err);
-/* The matching entry's reason ("" if none given), or NULL when id is not
- * expected to fail. *exact (if not NULL) tells whether an entry names the id
- * itself rather than a glob matching it: only those make a pass "unexpected". */
-const char *br_expectations_find(const br_expectations *x, const char *id, int *exact);
-void br_expectations_free(br_expectations *x);
 
 #endif

@@ -2,6 +2,7 @@
 #include "show.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +34,36 @@ static const char *torch_name(int op)
     return op >= 0 && op < BCT_OP_COUNT ? n[op] : NULL;
 }
 
-/* Python literal of element i. */
+/* The shortest decimal that reads back as exactly v (as a float32 when
+ * f32), always with a '.' or an exponent, so Python reads a float: "-0.0",
+ * "0.1", "1e+300". */
+static void py_float(br_buf *o, double v, int f32)
+{
+    char s[40];
+    for (int p = 1; p <= 17; p++) {
+        snprintf(s, sizeof s, "%.*g", p, v);
+        double back = strtod(s, NULL);
+        if (f32 ? (float)back == (float)v : back == v) break;
+    }
+    br_buf_puts(o, s);
+    if (strpbrk(s, ".en") == NULL) br_buf_puts(o, ".0");
+}
+
+/* Python literal of element i: it must read back as the same value. */
 static void pyval(br_buf *o, int dtype, const void *data, int64_t i)
 {
+    const char *p = (const char *)data + i * bc_dtype_size(dtype);
+    if (dtype == BCT_F32 || dtype == BCT_F64) {
+        double v;
+        if (dtype == BCT_F32) { float f; memcpy(&f, p, 4); v = f; } else memcpy(&v, p, 8);
+        if (isnan(v)) br_buf_puts(o, "float('nan')");
+        else if (isinf(v)) br_buf_puts(o, v > 0 ? "float('inf')" : "-float('inf')");
+        else py_float(o, v, dtype == BCT_F32);
+        return;
+    }
     char v[64];
     br_format_value(dtype, data, i, v, sizeof v);
-    if (strcmp(v, "nan") == 0) br_buf_puts(o, "float('nan')");
-    else if (strcmp(v, "inf") == 0) br_buf_puts(o, "float('inf')");
-    else if (strcmp(v, "-inf") == 0) br_buf_puts(o, "-float('inf')");
-    else if (dtype == BCT_BOOL) br_buf_puts(o, v[0] == '0' ? "False" : "True");
+    if (dtype == BCT_BOOL) br_buf_puts(o, v[0] == '0' ? "False" : "True");
     else br_buf_puts(o, v);
 }
 
@@ -214,4 +236,21 @@ void br_show_case(const br_case *c, br_buf *o)
     for (int i = 0; i < c->nmsg; i++) br_buf_printf(o, "  message %s\n", c->msg[i]);
     one_liner(o, c, 0);
     one_liner(o, c, 1);
+}
+
+void br_show_side_by_side(int dtype, const int64_t *shape, int rank, const void *expected,
+                          const void *actual, int64_t n, int max, br_buf *out)
+{
+    if (n > max) { br_buf_printf(out, "  (%lld elements: too many to show side by side)\n", (long long)n); return; }
+    br_buf_printf(out, "  %-16s %-26s %-26s\n", "index", "expected", "actual");
+    for (int64_t i = 0; i < n; i++) {
+        char ix[128], e[48], a[48];
+        br_format_index(shape, rank, i, ix, sizeof ix);
+        br_format_value(dtype, expected, i, e, sizeof e);
+        br_format_value(dtype, actual, i, a, sizeof a);
+        int64_t dummy;
+        int differs = br_compare(dtype, (const char *)expected + i * bc_dtype_size(dtype),
+                                 (const char *)actual + i * bc_dtype_size(dtype), 1, BR_CMP_EXACT, 0, &dummy);
+        br_buf_printf(out, "  %-16s %-26s %-26s%s\n", ix, e, a, differs ? "  <-- differs" : "");
+    }
 }

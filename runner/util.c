@@ -13,6 +13,42 @@
 #include <time.h>
 #include <unistd.h>
 
+/* ---- shared memory ----
+ * The case set lives in MAP_SHARED mappings: fork copies no page tables for
+ * them, so forking a worker stays cheap however many cases are loaded. The
+ * mapping's size sits in a header before the block. */
+#define SHARED_HDR 64
+
+void *br_shared_alloc(size_t n)
+{
+    if (n > SIZE_MAX - SHARED_HDR) return NULL;
+    size_t sz = n + SHARED_HDR;
+    char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    memcpy(m, &sz, sizeof sz);
+    return m + SHARED_HDR;
+}
+
+void br_shared_free(void *p)
+{
+    if (p == NULL) return;
+    char *m = (char *)p - SHARED_HDR;
+    size_t sz;
+    memcpy(&sz, m, sizeof sz);
+    munmap(m, sz);
+}
+
+void *br_shared_realloc(void *p, size_t old, size_t n)
+{
+    void *q = br_shared_alloc(n);
+    if (q == NULL) return NULL;
+    if (p != NULL) {
+        memcpy(q, p, old < n ? old : n);
+        br_shared_free(p);
+    }
+    return q;
+}
+
 #define POOL_CHUNK ((size_t)1 << 20)
 
 void *br_pool_alloc(br_pool *p, size_t n)
@@ -20,7 +56,7 @@ void *br_pool_alloc(br_pool *p, size_t n)
     n = (n + 15u) & ~(size_t)15u;
     if (p->cur == NULL || (size_t)(p->end - p->cur) < n) {
         size_t sz = n > POOL_CHUNK ? n : POOL_CHUNK;
-        char *c = malloc(sz);
+        char *c = br_shared_alloc(sz);
         if (c == NULL) return NULL;
         if (p->nchunks == p->capchunks) {
             size_t nc = p->capchunks ? p->capchunks * 2 : 16;
@@ -39,7 +75,7 @@ void *br_pool_alloc(br_pool *p, size_t n)
 
 void br_pool_free(br_pool *p)
 {
-    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    for (size_t i = 0; i < p->nchunks; i++) br_shared_free(p->chunks[i]);
     free(p->chunks);
     memset(p, 0, sizeof *p);
 }
@@ -62,7 +98,7 @@ void *br_arena_alloc(br_arena *a, size_t n)
             if (v == NULL) return NULL;
             a->chunks = v; a->cap = nc;
         }
-        void *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) return NULL;
         c = &a->chunks[a->n++];
         c->base = m; c->size = sz; c->used = 0;
@@ -135,37 +171,65 @@ void br_buf_free(br_buf *b) { free(b->s); memset(b, 0, sizeof *b); }
 
 /* A crash between write and rename leaves the old file intact: readers never
  * see half a report. */
-int br_write_atomic(const char *path, const char *data, size_t len)
+int br_outfile_open(br_outfile *f, const char *path)
 {
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
     size_t pl = strlen(path);
-    char *tmp = malloc(pl + 5);
-    if (tmp == NULL) return -1;
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp", 5);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) goto fail;
+    f->path = malloc(pl + 1);
+    f->tmp = malloc(pl + 5);
+    if (f->path == NULL || f->tmp == NULL) { free(f->path); free(f->tmp); errno = ENOMEM; return -1; }
+    memcpy(f->path, path, pl + 1);
+    memcpy(f->tmp, path, pl);
+    memcpy(f->tmp + pl, ".tmp", 5);
+    f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (f->fd < 0) {
+        int e = errno;
+        free(f->path); free(f->tmp);
+        f->path = f->tmp = NULL;
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int br_outfile_commit(br_outfile *f, const char *data, size_t len)
+{
     size_t off = 0;
     while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) { if (errno == EINTR) continue; close(fd); goto fail_unlink; }
+        ssize_t w = write(f->fd, data + off, len - off);
+        if (w < 0) { if (errno == EINTR) continue; goto fail; }
         off += (size_t)w;
     }
-    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) { close(fd); goto fail_unlink; }
-    if (close(fd) != 0) goto fail_unlink;
-    if (rename(tmp, path) != 0) goto fail_unlink;
-    free(tmp);
+    if (fsync(f->fd) != 0 && errno != EINVAL && errno != EROFS) goto fail;
+    if (close(f->fd) != 0) { f->fd = -1; goto fail; }
+    f->fd = -1;
+    if (rename(f->tmp, f->path) != 0) goto fail;
+    free(f->path); free(f->tmp);
+    f->path = f->tmp = NULL;
     return 0;
-fail_unlink: {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-    }
 fail: {
         int e = errno;
-        free(tmp);
+        br_outfile_abort(f);
         errno = e;
     }
     return -1;
+}
+
+void br_outfile_abort(br_outfile *f)
+{
+    if (f->fd >= 0) close(f->fd);
+    if (f->tmp != NULL) unlink(f->tmp);
+    free(f->path); free(f->tmp);
+    f->path = f->tmp = NULL;
+    f->fd = -1;
+}
+
+int br_write_atomic(const char *path, const char *data, size_t len)
+{
+    br_outfile f;
+    if (br_outfile_open(&f, path) != 0) return -1;
+    return br_outfile_commit(&f, data, len);
 }
 
 char *br_read_file(const char *path, size_t *len)

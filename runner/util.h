@@ -6,7 +6,13 @@
 #include <stdint.h>
 #include <stdarg.h>
 
-/* Bump allocator for many small, case-lifetime objects (shapes, arg arrays):
+/* Zeroed blocks in MAP_SHARED anonymous memory (fork copies no page tables
+ * for them): the case set lives there. NULL when out of memory. */
+void *br_shared_alloc(size_t n);
+void *br_shared_realloc(void *p, size_t old, size_t n);
+void br_shared_free(void *p);
+
+/* Bump allocator (in shared memory) for many small, case-lifetime objects (shapes, arg arrays):
  * no per-value malloc, everything freed at once. */
 typedef struct br_pool {
     char *cur, *end;
@@ -44,6 +50,14 @@ void br_buf_free(br_buf *b);
 /* Writes data to path atomically: path.tmp, fsync, rename. 0 on success;
  * otherwise -1 with errno set. */
 int br_write_atomic(const char *path, const char *data, size_t len);
+
+/* The same in two steps, so that an unwritable path is found before a long
+ * run, not after it: open creates path.tmp now (0, or -1 with errno); commit
+ * writes, fsyncs and renames it over path; abort removes it. */
+typedef struct br_outfile { char *path, *tmp; int fd; } br_outfile;
+int br_outfile_open(br_outfile *f, const char *path);
+int br_outfile_commit(br_outfile *f, const char *data, size_t len);
+void br_outfile_abort(br_outfile *f);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer. NULL with errno on failure. */
 char *br_read_file(const char *path, size_t *len);

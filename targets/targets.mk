@@ -16,6 +16,9 @@
 #   crash                mul: null store (SIGSEGV); sub: abort()           -> crash
 #   hang / exit          mul: infinite loop / exit(3)                       -> timeout / crash
 #   fixed_profile        ignores call->profile (always NumPy)               -> fail under --profile torch
+#   assert_abort         sub: an assertion message on stderr, then abort()  -> crash with its stderr
+#   read_past_input      add: reads one element past y; sub: one before x    -> violation (guard page)
+#   cxx_mangled/guarded  C++: entry point mangled / extern "C" via the header
 #   hostile_*            SIGBUS, page-long overrun, one-element underrun, self
 #                        written before an error, stdout/stderr noise, absurd
 #                        alloc_output requests, bad return values, a leak of
@@ -33,10 +36,12 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   write_past_end write_input crash hang exit fixed_profile \
                   hostile_sigbus hostile_oob_page hostile_self_partial \
                   hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
-                  hostile_leak hostile_bigalloc \
+                  hostile_leak hostile_bigalloc assert_abort read_past_input \
                   needs_arg bad_abi no_entry
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
-TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so
+TGT_CXX_TESTS  := cxx_mangled cxx_guarded
+TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so $(TGT_CXX_TESTS:%=$(TGT_DIR)/test/%.so)
+CXX ?= c++
 
 $(TGT_DIR)/ref.so: $(TGT_REF_OBJ) $(REF_LIB)
 	@mkdir -p $(dir $@)
@@ -45,6 +50,13 @@ $(TGT_DIR)/ref.so: $(TGT_REF_OBJ) $(REF_LIB)
 $(TGT_DIR)/test/%.so: $(BUILD)/targets/broken/%.o $(BUILD)/targets/broken/broken.o $(REF_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TGT_LDFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+
+# C++ adapters (tests of the header's extern "C" and of the runner's message
+# for a mangled entry point), built with the C++ compiler and the same warnings.
+$(TGT_DIR)/test/cxx_%.so: targets/broken/cxx_%.cpp include/bcast_target.h
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -O2 -fPIC -Iinclude $(EXTRA_CFLAGS) \
+	  $(TGT_LDFLAGS) -o $@ $< $(EXTRA_LDFLAGS)
 
 # The doc's adapter is compiled from the doc itself (the last ```c block), with
 # the project's warnings and only bcast_target.h, so the doc cannot rot.

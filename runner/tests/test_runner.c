@@ -11,7 +11,18 @@
 #include "compare.h"
 #include "judge.h"
 #include "report.h"
+#include "expect.h"
+#include "findings.h"
 #include "select.h"
+
+static const char two_cases[] =
+    "bcast-cases 1\n"
+    "case a/one\nsuite s\ntags\nrules B1\nop add\nmode value\nsource numpy\n"
+    "arg x i32 (2,) (1,) 0 2\nvalues 1 2\narg y i32 () () 0 1\nvalues 3\n"
+    "expect * ok i32 (2,) exact\nvalues 4 5\nend\n"
+    "case b/two\nsuite s\ntags\nrules B1\nop add\nmode value\nsource numpy\n"
+    "arg x i32 (2,) (1,) 0 2\nvalues 1 2\narg y i32 () () 0 1\nvalues 3\n"
+    "expect * ok i32 (2,) exact\nvalues 4 5\nend\n";
 
 static const char good_case[] =
     "bcast-cases 1\n"
@@ -453,15 +464,126 @@ static void test_totals_line_and_exit(void)
     br_report_totals(&r, &t);
     char line[200];
     br_totals_line(&t, line, sizeof line);
-    CHECK_STREQ(line, "1 passed, 0 failed, 1 skipped, 1 expected failures");
+    CHECK_STREQ(line, "1 passed, 0 failed, 1 skipped, 1 expected failures (1 failed)");
     CHECK(br_report_exit(&t) == 0);
     br_rec *d = br_report_add(&r); d->outcome = BR_O_CRASH;
     br_rec *e = br_report_add(&r); e->outcome = BR_O_VIOLATION;
     br_report_totals(&r, &t);
     br_totals_line(&t, line, sizeof line);
-    CHECK_STREQ(line, "1 passed, 1 failed, 1 skipped, 1 crashed, 1 expected failures");
+    CHECK_STREQ(line, "1 passed, 1 failed, 1 skipped, 1 crashed, 1 expected failures (1 failed)");
     CHECK(br_report_exit(&t) == 1);
     br_report_free(&r);
+}
+
+/* Issue 13.7: a known crash is still counted as a crash, and a known memory
+ * violation as one, wherever counts are shown. */
+static void test_known_failures_counted_by_what_happened(void)
+{
+    br_report r;
+    memset(&r, 0, sizeof r);
+    br_rec *a = br_report_add(&r); a->outcome = BR_O_CRASH; a->expected_failure = 1;
+    br_rec *b = br_report_add(&r); b->outcome = BR_O_VIOLATION; b->expected_failure = 1;
+    br_rec *c = br_report_add(&r); c->outcome = BR_O_FAIL; c->expected_failure = 1;
+    br_rec *d = br_report_add(&r); d->outcome = BR_O_FAIL; d->probed = 1;
+    br_totals t;
+    br_report_totals(&r, &t);
+    CHECK_EQ_I64((int64_t)t.actual[BR_O_CRASH], 1);
+    CHECK_EQ_I64((int64_t)t.known[BR_O_VIOLATION], 1);
+    CHECK_EQ_I64((int64_t)t.actual[BR_O_FAIL], 1);   /* the probed case is not part of the gate */
+    CHECK_EQ_I64((int64_t)t.probed, 1);
+    char line[300];
+    br_totals_line(&t, line, sizeof line);
+    CHECK_STREQ(line, "0 passed, 0 failed, 0 skipped, 3 expected failures (1 failed, 1 crashed, 1 memory violations)");
+    br_buf txt = { 0 };
+    r.bcast_version = r.target_name = r.target_version = r.profile_used = r.caseset_version = "";
+    a->suite = b->suite = c->suite = d->suite = "s";
+    br_write_text(&r, &txt, 0, 0);
+    /* the suite row: pass fail skip crash timeout memviol known */
+    CHECK(strstr(txt.s, "s                      0       1       0       1       0       1       3") != NULL);
+    br_buf_free(&txt);
+    br_report_free(&r);
+}
+
+
+/* Issue 13.8: every differing element is counted and classified, so a
+ * dropped NaN is not hidden behind a first mismatch on -0. */
+static void test_diff_classifies_each_kind(void)
+{
+    br_diff d;
+    float ef[6] = { NAN, 0.0f, 1.0f, 2.0f, INFINITY, 5.0f }, af[6] = { 3.0f, -0.0f, 1.0f, 1.0f, 7.0f, 5.0000005f };
+    CHECK_EQ_I64(br_diff_compute(BCT_F32, ef, af, 6, BR_CMP_EXACT, 0, &d), 5);
+    CHECK_EQ_I64(d.by_class[BR_DC_NAN_DROPPED], 1);
+    CHECK_EQ_I64(d.by_class[BR_DC_SIGNED_ZERO], 1);
+    CHECK_EQ_I64(d.by_class[BR_DC_MISPLACED], 1);   /* 1.0 occurs at index 2 */
+    CHECK_EQ_I64(d.by_class[BR_DC_INF], 1);
+    CHECK_EQ_I64(d.by_class[BR_DC_ROUNDING], 1);
+    CHECK_EQ_I64(d.first[0], 0);
+    CHECK_EQ_I64(d.nfirst, 5);
+    int16_t ei[3] = { 300, -200, 7 }, ai[3] = { 44, 32767, 7 };
+    br_diff_compute(BCT_I16, ei, ai, 3, BR_CMP_EXACT, 0, &d);
+    CHECK_EQ_I64(d.by_class[BR_DC_WRAPPED], 1);     /* 300 wrapped to 8 bits is 44 */
+    CHECK_EQ_I64(d.by_class[BR_DC_SATURATED], 1);
+    int64_t el[2] = { ((int64_t)5 << 32) | 9, 1 }, al[2] = { ((int64_t)7 << 32) | 9, 1 };
+    br_diff_compute(BCT_I64, el, al, 2, BR_CMP_EXACT, 0, &d);
+    CHECK_EQ_I64(d.by_class[BR_DC_HIGH_HALF], 1);
+    CHECK_EQ_I64(d.dominant, BR_DC_HIGH_HALF);
+    char buf[300];
+    int64_t shape[1] = { 2 };
+    br_diff_describe(&d, shape, 1, buf, sizeof buf);
+    CHECK(strstr(buf, "1 of 2 elements differ: 1 high-half; first at (0,)") != NULL);
+    float same[2] = { NAN, 1.0f };
+    CHECK_EQ_I64(br_diff_compute(BCT_F32, same, same, 2, BR_CMP_EXACT, 0, &d), 0);
+    CHECK_EQ_I64(d.dominant, -1);
+}
+
+static void test_normalise_message_strips_numbers_and_shapes(void)
+{
+    char buf[200];
+    br_normalise_message("The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1", buf, sizeof buf);
+    CHECK_STREQ(buf, "The size of tensor a (#) must match the size of tensor b (#) at non-singleton dimension #");
+    br_normalise_message("operands could not be broadcast together with shapes (2,3) (4,)  ", buf, sizeof buf);
+    CHECK_STREQ(buf, "operands could not be broadcast together with shapes (#) (#)");
+    br_normalise_message("bad dim 'x7' in [1, 2, 3]", buf, sizeof buf);
+    CHECK_STREQ(buf, "bad dim '' in [#]");
+    br_normalise_message("void broadcast(): Assertion `a[i] == 1' failed () [#]", buf, sizeof buf);
+    CHECK_STREQ(buf, "void broadcast(): Assertion `a[i] == #' failed () [#]");
+}
+
+/* Issue 13.5: rewriting an expectations file keeps its comments and
+ * reasons, marks entries that no longer fail or match no case, and appends
+ * new failures in blocks per finding. */
+static void test_expectations_rewrite_keeps_what_people_wrote(void)
+{
+    br_caseset cs;
+    memset(&cs, 0, sizeof cs);
+    char *buf = malloc(sizeof two_cases);
+    memcpy(buf, two_cases, sizeof two_cases);
+    br_err err;
+    CHECK(br_load_buffer(&cs, "t.cases", buf, sizeof two_cases - 1, &err) == 0);
+    CHECK(br_finish(&cs, &err) == 0);
+    br_report r;
+    memset(&r, 0, sizeof r);
+    br_rec *a = br_report_add(&r); a->id = "a/one"; a->outcome = BR_O_PASS;
+    br_rec *b = br_report_add(&r); b->id = "b/two"; b->outcome = BR_O_CRASH; b->reason = "crashed with SIGSEGV";
+    b->shapes = "(2,)"; b->failure = "crash"; b->detail = "SIGSEGV";
+    br_findings_build(&r);
+    const char *old = "# my header\n\na/one  hand-written reason\ngone/case  renamed long ago\n";
+    br_buf out = { 0 };
+    br_expectations_render(old, &r, &cs, &out);
+    CHECK(strstr(out.s, "# my header\n\n") == out.s);
+    CHECK(strstr(out.s, "# [no longer fails] a/one  hand-written reason\n") != NULL);
+    CHECK(strstr(out.s, "# [matches no case] gone/case  renamed long ago\n") != NULL);
+    CHECK(strstr(out.s, "# [new] F1: crashes (SIGSEGV)") != NULL);
+    CHECK(strstr(out.s, "b/two crash: crashed with SIGSEGV\n") != NULL);
+    br_buf_free(&out);
+    /* an entry that still fails is kept as written, and not appended again */
+    b->expected_failure = 0;
+    const char *kept = "b/two  my own words\n";
+    br_expectations_render(kept, &r, &cs, &out);
+    CHECK_STREQ(out.s, "b/two  my own words\n");
+    br_buf_free(&out);
+    br_report_free(&r);
+    br_caseset_free(&cs);
 }
 
 static void test_contiguity_decides_strided_skip(void)
@@ -500,6 +622,10 @@ int main(void)
     RUN(test_shard_slices_partition);
     RUN(test_expectations_file);
     RUN(test_totals_line_and_exit);
+    RUN(test_known_failures_counted_by_what_happened);
+    RUN(test_diff_classifies_each_kind);
+    RUN(test_normalise_message_strips_numbers_and_shapes);
+    RUN(test_expectations_rewrite_keeps_what_people_wrote);
     RUN(test_contiguity_decides_strided_skip);
     return check_summary();
 }

@@ -1,0 +1,23 @@
+/* findings.h - grouping a run's non-passing results into findings (one root cause each) and the limits a target declares. */
+#ifndef BR_FINDINGS_H
+#define BR_FINDINGS_H
+
+#include <stddef.h>
+#include "report.h"
+
+/* Groups every non-passing record of rep (known failures included; probed
+ * ones apart) into findings, names them, picks each one's smallest case,
+ * and adds one "limit" finding per declared capability that excluded cases
+ * (from the skip reasons). Sets rep->findings and each record's finding.
+ * Uses only what a record carries (so merged JSON results group the same
+ * way as a live run). The algorithm is docs/findings.md. */
+void br_findings_build(br_report *rep);
+
+/* A target's own error text with numbers, shapes and quoted names stripped:
+ * "size of tensor a (3) must match (4) at dim 1" -> "size of tensor a (#) must match (#) at dim #". */
+void br_normalise_message(const char *msg, char *buf, size_t cap);
+
+/* Elements in all of a record's operands (from its shapes), saturating. */
+double br_rec_elements(const br_rec *x);
+
+#endif
