@@ -2,7 +2,7 @@
 #
 #   make              build everything into build/
 #   make test         build and run every test; last line "N passed, N failed"
-#   make run          run the whole default suite against the reference target
+#   make run          run the whole default suite against the reference target, both profiles
 #   make cases        regenerate cases/ with NumPy and torch (needs PYTHON)
 #   make cases-check  regenerate into a temp dir and diff against cases/
 #   make sanitize     build with -fsanitize=address,undefined and run the tests
@@ -50,3 +50,6 @@ clean:
 	rm -rf build build-san
 
 .PHONY: all test sanitize clean
+# Keep intermediate objects: make must not delete them after a build (its
+# "rm ..." line would otherwise end `make test`, whose last line is the summary).
+.SECONDARY:

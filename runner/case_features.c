@@ -8,11 +8,11 @@
 #include "bcast_ref.h"
 #include "judge.h"
 
-typedef struct words { char v[48][32]; int n; } words;
+typedef struct words { char v[64][32]; int n; } words;
 
 static void add(words *w, const char *fmt, const char *arg)
 {
-    if (w->n >= 48) return;
+    if (w->n >= 64) return;
     snprintf(w->v[w->n], sizeof w->v[0], fmt, arg);
     for (int i = 0; i < w->n; i++) if (strcmp(w->v[i], w->v[w->n]) == 0) return;
     w->n++;
@@ -89,6 +89,7 @@ void br_case_features(const br_case *c, int profile, char *buf, size_t cap)
         for (int d = 0; d < a->rank; d++) if (a->shape[d] == 0) zero = 1;
         if (a->dtype == BCT_NONE) continue;
         layout_words(&w, a);
+        add(&w, "dtype:%s", bc_dtype_name(a->dtype));
         int skip = (c->op == BCT_WHERE && i == 0) || (c->mode == BCT_MODE_OUT && i == c->nargs - 1);
         if (!skip && nf < 2) fam[nf++] = a->dtype;
     }

@@ -14,6 +14,7 @@
  *   overlap:self   a self with stride 0 on an extent > 1 (B9)
  *   mode:inplace mode:out
  *   dtypes:same dtypes:int-int dtypes:int-float dtypes:float-float dtypes:bool-int ...
+ *   dtype:D        an operand of dtype D
  *   big   a result of 64K elements or more
  * (docs/findings.md). */
 void br_case_features(const br_case *c, int profile, char *buf, size_t cap);

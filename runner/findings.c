@@ -20,9 +20,12 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
             space = 0;
             continue;
         }
-        if (ch == '\'' || ch == '"' || ch == '`') {   /* a quoted name: keep the quotes only */
-            const char *q = strchr(s + 1, (char)ch);
-            if (q != NULL && q - s < 64) { buf[o++] = (char)ch; buf[o++] = (char)ch; s = q; space = 0; continue; }
+        /* a quoted name ('sub_bbb', `a == b', "x"): keep only the quotes; an
+         * apostrophe inside a word (couldn't) opens nothing */
+        if ((ch == '\'' || ch == '"' || ch == '`') && (s == msg || !isalnum((unsigned char)s[-1]))) {
+            const char *q = s + 1;
+            while (*q && *q != (ch == '`' ? '\'' : (char)ch) && !(ch == '`' && *q == '`') && q - s < 64) q++;
+            if (*q && q - s < 64) { buf[o++] = (char)ch; buf[o++] = *q; s = q; space = 0; continue; }
         }
         if (isspace(ch)) { if (!space && o) buf[o++] = ' '; space = 1; continue; }
         buf[o++] = (char)ch;
@@ -64,22 +67,34 @@ double br_rec_elements(const br_rec *x)
 
 static int has_feature(const br_rec *x, const char *w) { return br_has_word(x->features, w); }
 
-/* The part of a record's signature that says what went wrong. */
-static void outcome_key(const br_rec *x, char *buf, size_t cap)
-{
-    char msg[160] = "";
-    const char *src = x->error_message[0] ? x->error_message : "";
-    if (x->outcome == BR_O_CRASH && x->stderr_tail[0]) {
-        const char *last = strrchr(x->stderr_tail, '\n');
-        src = last ? last + 1 : x->stderr_tail;
-    }
-    br_normalise_message(src, msg, sizeof msg);
-    snprintf(buf, cap, "%s:%s|%s", x->failure, x->detail, msg);
-}
-
 static int is_finding_member(const br_rec *x)
 {
     return !x->probed && x->outcome != BR_O_PASS && x->outcome != BR_O_SKIP;
+}
+
+/* What the profile expected: "ok" or the error class (from the summary). */
+static void expected_bucket(const br_rec *x, char *buf, size_t cap)
+{
+    if (strncmp(x->expected, "error ", 6) == 0) {
+        const char *c = x->expected + 6;
+        size_t n = strcspn(c, " :");
+        snprintf(buf, cap, "%.*s", (int)n, c);
+    } else snprintf(buf, cap, "ok");
+}
+
+/* The behaviour part of a level-1 key (before " | expected"). */
+static size_t behaviour_len(const char *key)
+{
+    const char *bar = strstr(key, " | expected ");
+    return bar ? (size_t)(bar - key) : strlen(key);
+}
+
+/* The level-1 signature: what the target did, and what was expected. */
+static void level1_key(const br_rec *x, char *buf, size_t cap)
+{
+    char exp[64];
+    expected_bucket(x, exp, sizeof exp);
+    snprintf(buf, cap, "%s | expected %s", x->behaviour[0] ? x->behaviour : x->reason, exp);
 }
 
 /* ---- building ---- */
@@ -167,45 +182,71 @@ static const char *f_dtypes(const br_rec *x) { return x->dtypes; }
 static const char *f_rules(const br_rec *x) { return x->rules; }
 static const char *f_outcome(const br_rec *x) { return br_outcome_names[x->outcome]; }
 
-/* The features every case of the group has. */
-static void shared_features(const br_report *rep, const group *gr, char *buf, size_t cap)
+/* Words for a feature in a finding's name ("zero-size" -> "a zero-size operand"). */
+static void feature_words(const char *w, br_buf *b)
 {
-    buf[0] = '\0';
-    if (gr->n == 0) return;
-    const char *s = rep->recs[gr->recs[0]].features;
-    size_t o = 0;
-    while (*s) {
-        while (*s == ' ') s++;
-        const char *e = s;
-        while (*e && *e != ' ') e++;
-        char w[64];
-        snprintf(w, sizeof w, "%.*s", (int)(e - s), s);
-        int all = e > s;
-        for (size_t i = 1; i < gr->n && all; i++) all = has_feature(&rep->recs[gr->recs[i]], w);
-        if (all && o + strlen(w) + 2 < cap) o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? " " : "", w);
-        s = e;
-    }
+    static const char *const plain[][2] = {
+        { "zero-size", "a zero-size operand" }, { "0d", "a 0-d operand" }, { "mode:inplace", "in-place" },
+        { "mode:out", "out=" }, { "overlap:self", "an overlapping self" }, { "rank-mismatch", "operands of different ranks" },
+        { "huge", "huge extents" }, { "divergent", "NumPy and torch differ" }, { "big", "a large result" },
+        { "error-expected", "shapes the profile refuses" }, { "dtypes:int-float", "int with float" },
+        { "dtypes:bool-int", "bool with int" }, { "dtypes:bool-float", "bool with float" },
+        { "dtypes:int-int", "two int dtypes" }, { "dtypes:float-float", "two float dtypes" },
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (strcmp(w, plain[i][0]) == 0) { br_buf_puts(b, plain[i][1]); return; }
+    const char *colon = strchr(w, ':');
+    if (colon == NULL) { br_buf_puts(b, w); return; }
+    size_t k = (size_t)(colon - w);
+    const char *v = colon + 1;
+    if (strncmp(w, "dtype", k) == 0) br_buf_printf(b, "%s operands", v);
+    else if (strncmp(w, "stretch", k) == 0) br_buf_printf(b, "%s stretched", v);
+    else if (strncmp(w, "missing-dims", k) == 0) br_buf_printf(b, "%s with fewer dims", v);
+    else if (strncmp(w, "stride0", k) == 0) br_buf_printf(b, "a stride-0 %s", v);
+    else if (strncmp(w, "negative", k) == 0) br_buf_printf(b, "a negative-stride %s", v);
+    else if (strncmp(w, "offset", k) == 0) br_buf_printf(b, "an offset %s", v);
+    else if (strncmp(w, "noncontig", k) == 0) br_buf_printf(b, "a non-contiguous %s", v);
+    else if (strncmp(w, "rank", k) == 0) br_buf_printf(b, "rank %s", v);
+    else br_buf_puts(b, w);
 }
 
-/* One line from what the cases share: "what went wrong [where]: N cases, ops, dtypes". */
-static const char *name_of(br_report *rep, const group *gr, const br_finding *f)
+/* One line from what the cases share: "[conditions]: what the target did,
+ * where the profile expects ...: N cases, ops; dtypes". */
+static const char *name_of(br_report *rep, const group *gr, const br_finding *f, const char *chars)
 {
-    const br_rec *x = &rep->recs[f->smallest];
-    char feats[512], what[400];
-    shared_features(rep, gr, feats, sizeof feats);
-    const char *fk = x->failure;
-    if (strcmp(fk, "expected-error") == 0) snprintf(what, sizeof what, "the call succeeds where the profile raises %s", x->detail);
-    else if (strcmp(fk, "unexpected-error") == 0) snprintf(what, sizeof what, "raises %s where the profile succeeds", x->detail);
-    else if (strcmp(fk, "wrong-class") == 0) snprintf(what, sizeof what, "raises the wrong error class (%s)", x->detail);
-    else if (strcmp(fk, "wrong-shape") == 0) snprintf(what, sizeof what, "wrong result shape (%s)", x->detail);
-    else if (strcmp(fk, "wrong-dtype") == 0) snprintf(what, sizeof what, "wrong result dtype (%s)", x->detail);
-    else if (strcmp(fk, "wrong-values") == 0) snprintf(what, sizeof what, "wrong values (%s)", x->detail);
-    else if (strcmp(fk, "crash") == 0) snprintf(what, sizeof what, "crashes (%s)", x->detail);
-    else if (strcmp(fk, "violation") == 0) snprintf(what, sizeof what, "memory violation (%s)", x->detail);
-    else if (strcmp(fk, "timeout") == 0) snprintf(what, sizeof what, "hangs (timeout)");
-    else snprintf(what, sizeof what, "%s (%s)", fk, x->detail);
     br_buf b = { 0 };
-    br_buf_printf(&b, "%s%s%s: %zu cases, %s", what, feats[0] ? " with " : "", feats, f->count, f->ops);
+    br_buf_puts(&b, "");
+    int nw = 0;
+    for (const char *s = chars; *s && nw < 3;) {
+        while (*s == ' ') s++;
+        size_t len = strcspn(s, " ");
+        if (len == 0) break;
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", (int)len, s);
+        if (strcmp(w, "error-expected") != 0) {
+            br_buf_puts(&b, nw++ ? ", " : "");
+            feature_words(w, &b);
+        }
+        s += len;
+    }
+    if (nw) br_buf_puts(&b, ": ");
+    const br_rec *x = &rep->recs[f->smallest];
+    size_t bl = behaviour_len(f->key);
+    br_buf_put(&b, f->key, bl < 160 ? bl : 160);
+    /* what was expected, over the whole family */
+    char exps[200] = "";
+    size_t o = 0;
+    for (size_t i = 0; i < gr->n && o + 40 < sizeof exps; i++) {
+        char e[64];
+        expected_bucket(&rep->recs[gr->recs[i]], e, sizeof e);
+        char w[80];
+        snprintf(w, sizeof w, "%s", strcmp(e, "ok") == 0 ? "succeeds" : e);
+        if (!br_has_word(exps, w)) o += (size_t)snprintf(exps + o, sizeof exps - o, "%s%s", o ? " " : "", w);
+    }
+    br_buf_printf(&b, ", where the profile %s%s", strcmp(exps, "succeeds") == 0 ? "succeeds" : "raises ", 
+                  strcmp(exps, "succeeds") == 0 ? "" : exps);
+    (void)x;
+    br_buf_printf(&b, ": %zu cases, %s", f->count, f->ops);
     if (f->dtypes[0]) br_buf_printf(&b, "; %s", f->dtypes);
     const char *r = br_report_str(rep, b.s);
     br_buf_free(&b);
@@ -281,45 +322,176 @@ static void limit_findings(br_report *rep)
     free(g.v);
 }
 
+/* ---- discriminating features ----
+ * A feature discriminates a group when (nearly) all its cases have it and
+ * cases with it fail far more often than cases without it: "zero-size" for a
+ * library that mishandles empty operands, "mode:inplace" for a missing shape
+ * check. Rates are over every case of the run that ran. */
+
+typedef struct frate { char w[32]; size_t with, failed_with; } frate;
+typedef struct rates { frate *v; size_t n, cap, ran, failed; } rates;
+
+static frate *rate_of(rates *r, const char *w, size_t len)
+{
+    for (size_t i = 0; i < r->n; i++) if (strlen(r->v[i].w) == len && memcmp(r->v[i].w, w, len) == 0) return &r->v[i];
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        frate *v = realloc(r->v, nc * sizeof *v);
+        if (v == NULL) return NULL;
+        r->v = v;
+        r->cap = nc;
+    }
+    frate *f = &r->v[r->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->w, sizeof f->w, "%.*s", (int)len, w);
+    return f;
+}
+
+static void count_rates(const br_report *rep, rates *r)
+{
+    for (size_t i = 0; i < rep->n; i++) {
+        const br_rec *x = &rep->recs[i];
+        if (x->probed || x->outcome == BR_O_SKIP) continue;
+        int bad = x->outcome != BR_O_PASS;
+        r->ran++;
+        r->failed += (size_t)bad;
+        for (const char *s = x->features; *s;) {
+            while (*s == ' ') s++;
+            size_t len = strcspn(s, " ");
+            frate *f = len ? rate_of(r, s, len) : NULL;
+            if (f != NULL) { f->with++; f->failed_with += (size_t)bad; }
+            s += len;
+        }
+    }
+}
+
+/* Whether cases with feature f fail markedly more often than those without. */
+static int discriminates(const rates *r, const frate *f)
+{
+    size_t without = r->ran - f->with, failed_without = r->failed - f->failed_with;
+    double p_with = f->with ? (double)f->failed_with / (double)f->with : 0;
+    double p_without = without ? (double)failed_without / (double)without : 0;
+    return f->with >= 1 && p_with >= p_without + 0.25;
+}
+
+/* The discriminating features nearly every case of the records has, sorted by
+ * how much more often they fail, space-separated into buf. */
+static void characteristic(const br_report *rep, const size_t *recs, size_t n, const rates *r, char *buf, size_t cap)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < r->n; k++) {
+        const frate *f = &r->v[k];
+        if (!discriminates(r, f)) continue;
+        size_t have = 0;
+        for (size_t i = 0; i < n; i++) have += (size_t)has_feature(&rep->recs[recs[i]], f->w);
+        if (have * 100 < n * 95) continue;
+        if (o + strlen(f->w) + 2 < cap) o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? " " : "", f->w);
+    }
+}
+
+static int share_a_word(const char *a, const char *b)
+{
+    for (const char *s = a; *s;) {
+        while (*s == ' ') s++;
+        size_t len = strcspn(s, " ");
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", (int)len, s);
+        if (len && br_has_word(b, w)) return 1;
+        s += len;
+    }
+    return 0;
+}
+
+static size_t find_root(size_t *parent, size_t i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Level 2: groups whose target did the same thing merge when they share a
+ * discriminating feature (or neither has one): the cause is the behaviour
+ * under a condition, whatever the profile expected. */
+static void merge_groups(const groups *g, char **chars, size_t *parent)
+{
+    for (size_t a = 0; a < g->n; a++) parent[a] = a;
+    for (size_t a = 0; a < g->n; a++)
+        for (size_t b = a + 1; b < g->n; b++) {
+            size_t la = behaviour_len(g->v[a].key), lb = behaviour_len(g->v[b].key);
+            if (la != lb || memcmp(g->v[a].key, g->v[b].key, la) != 0) continue;
+            int none = !chars[a][0] && !chars[b][0];
+            if (!none && !share_a_word(chars[a], chars[b])) continue;
+            size_t ra = find_root(parent, a), rb = find_root(parent, b);
+            if (ra != rb) parent[rb] = ra;
+        }
+}
+
+static void fill_finding(br_report *rep, br_finding *f, group *gr, const rates *r)
+{
+    f->kind = "failure";
+    f->count = gr->n;
+    f->smallest = gr->recs[0];
+    for (size_t i = 0; i < gr->n; i++) {
+        const br_rec *x = &rep->recs[gr->recs[i]];
+        if (x->expected_failure) f->known++;
+        if (smaller(x, &rep->recs[f->smallest])) f->smallest = gr->recs[i];
+    }
+    char chars[512];
+    characteristic(rep, gr->recs, gr->n, r, chars, sizeof chars);
+    f->key = br_report_str(rep, gr->key);
+    f->ops = span_of(rep, gr, f_op, 12);
+    f->dtypes = span_of(rep, gr, f_dtypes, 8);
+    f->rules = span_of(rep, gr, f_rules, 12);
+    f->outcomes = span_of(rep, gr, f_outcome, 6);
+    f->name = name_of(rep, gr, f, chars);
+}
+
 void br_findings_build(br_report *rep)
 {
     groups g = { 0 };
-    char key[600];
+    char key[800];
     for (size_t i = 0; i < rep->n; i++) {
         br_rec *x = &rep->recs[i];
         x->finding = -1;
         if (!is_finding_member(x)) continue;
-        outcome_key(x, key, sizeof key);
+        level1_key(x, key, sizeof key);
         group_add(group_for(&g, key), i);
     }
+    rates r = { 0 };
+    count_rates(rep, &r);
+    char **chars = calloc(g.n ? g.n : 1, sizeof *chars);
+    size_t *parent = calloc(g.n ? g.n : 1, sizeof *parent);
+    for (size_t k = 0; chars != NULL && k < g.n; k++) {
+        char buf[512];
+        characteristic(rep, g.v[k].recs, g.v[k].n, &r, buf, sizeof buf);
+        chars[k] = strdup(buf);
+    }
+    if (chars != NULL && parent != NULL) merge_groups(&g, chars, parent);
+    /* one finding per merged set, keyed by its root's level-1 key */
+    groups merged = { 0 };
     for (size_t k = 0; k < g.n; k++) {
-        group *gr = &g.v[k];
+        group *into = group_for(&merged, g.v[find_root(parent, k)].key);
+        for (size_t i = 0; into != NULL && i < g.v[k].n; i++) group_add(into, g.v[k].recs[i]);
+    }
+    for (size_t k = 0; k < merged.n; k++) {
         br_finding *f = new_finding(rep);
-        if (f == NULL) break;
-        f->kind = "failure";
-        f->key = br_report_str(rep, gr->key);
-        f->count = gr->n;
-        f->smallest = gr->recs[0];
-        for (size_t i = 0; i < gr->n; i++) {
-            const br_rec *x = &rep->recs[gr->recs[i]];
-            if (x->expected_failure) f->known++;
-            if (smaller(x, &rep->recs[f->smallest])) f->smallest = gr->recs[i];
-        }
-        f->ops = span_of(rep, gr, f_op, 12);
-        f->dtypes = span_of(rep, gr, f_dtypes, 8);
-        f->rules = span_of(rep, gr, f_rules, 12);
-        f->outcomes = span_of(rep, gr, f_outcome, 6);
-        f->name = name_of(rep, gr, f);
+        if (f != NULL) fill_finding(rep, f, &merged.v[k], &r);
     }
     limit_findings(rep);
     /* order: failures by size, then limits; then point the records at them */
     if (rep->nfindings > 1) qsort(rep->findings, rep->nfindings, sizeof *rep->findings, cmp_finding);
-    for (size_t k = 0; k < g.n; k++) {
+    for (size_t k = 0; k < merged.n; k++) {
         size_t idx = 0;
-        for (size_t j = 0; j < rep->nfindings; j++) if (strcmp(rep->findings[j].key, g.v[k].key) == 0 && strcmp(rep->findings[j].kind, "failure") == 0) idx = j;
-        for (size_t i = 0; i < g.v[k].n; i++) rep->recs[g.v[k].recs[i]].finding = (long)idx;
-        free(g.v[k].key);
-        free(g.v[k].recs);
+        for (size_t j = 0; j < rep->nfindings; j++)
+            if (strcmp(rep->findings[j].kind, "failure") == 0 && strcmp(rep->findings[j].key, merged.v[k].key) == 0) idx = j;
+        for (size_t i = 0; i < merged.v[k].n; i++) rep->recs[merged.v[k].recs[i]].finding = (long)idx;
+        free(merged.v[k].key);
+        free(merged.v[k].recs);
     }
+    for (size_t k = 0; k < g.n; k++) { free(g.v[k].key); free(g.v[k].recs); if (chars) free(chars[k]); }
+    free(merged.v);
     free(g.v);
+    free(chars);
+    free(parent);
+    free(r.v);
 }

@@ -12,6 +12,7 @@
 #include "call.h"
 #include "compare.h"
 #include "case_features.h"
+#include "findings.h"
 
 int br_is_contiguous(const br_arg *a)
 {
@@ -207,27 +208,31 @@ static void *ref_expected(const br_case *c, int profile, const br_expect *e)
     return res;
 }
 
-/* How a wrong shape relates to the case: the target's shape equals an
- * operand's, lost or gained a dim, turned a 0 into a 1... (for findings). */
-static void shape_relation(const br_case *c, const br_expect *e, const int64_t *shape, int rank, char *buf, size_t cap)
+/* How a produced shape relates to the case, in words that do not depend on
+ * which operand it was (so findings merge across ops): an operand's shape
+ * (the zero-size one's, the first one's, another's), or how it differs from
+ * the expected shape e (NULL when an error was expected). */
+static const char *shape_relation(const br_case *c, const br_expect *e, const int64_t *shape, int rank)
 {
-    for (int i = 0; i < c->nargs; i++) {
-        const br_arg *a = &c->args[i];
-        if (a->rank == rank && memcmp(a->shape, shape, (size_t)rank * sizeof *shape) == 0) {
-            snprintf(buf, cap, "equals-%s-shape", a->name);
-            return;
+    for (int pass = 0; pass < 2; pass++)   /* a zero-size operand's shape first: it names the cause */
+        for (int i = 0; i < c->nargs; i++) {
+            const br_arg *a = &c->args[i];
+            int64_t n = br_shape_count(a->shape, a->rank);
+            if ((pass == 0) != (n == 0) || a->dtype == BCT_NONE) continue;
+            if (a->rank == rank && memcmp(a->shape, shape, (size_t)rank * sizeof *shape) == 0)
+                return n == 0 ? "the zero-size operand's shape" : i == 0 ? "the first operand's shape" : "another operand's shape";
         }
-    }
-    if (rank == e->rank - 1) { snprintf(buf, cap, "dim-dropped"); return; }
-    if (rank == e->rank + 1) { snprintf(buf, cap, "dim-added"); return; }
-    if (rank != e->rank) { snprintf(buf, cap, "rank-%s", rank < e->rank ? "lower" : "higher"); return; }
+    if (e == NULL || e->status != BCT_OK) return "a shape no operand has";
+    if (rank == e->rank - 1) return "one dim fewer";
+    if (rank == e->rank + 1) return "one dim more";
+    if (rank != e->rank) return rank < e->rank ? "fewer dims" : "more dims";
     int zero_one = 0, other = 0;
     for (int d = 0; d < rank; d++) {
         if (shape[d] == e->shape[d]) continue;
         if (e->shape[d] == 0 && shape[d] == 1) zero_one++;
         else other++;
     }
-    snprintf(buf, cap, "%s", zero_one && !other ? "zero-became-one" : "extents-differ");
+    return zero_one && !other ? "a 0 extent became 1" : "other extents";
 }
 
 /* The first storage element of the writable arg that the call changed but
@@ -264,6 +269,7 @@ typedef struct verdict {
     br_report *rep;
     char reason[700];
     char detail[160];
+    char behaviour[400];   /* what the target did, normalised (findings group on it) */
 } verdict;
 
 #if defined(__GNUC__)
@@ -334,6 +340,9 @@ static void judge_error(verdict *v, const br_case *c, const br_expect *e, const 
         snprintf(v->detail, sizeof v->detail, "self-modified-after-error");
         return;
     }
+    char msg[300];
+    br_normalise_message(r->message, msg, sizeof msg);
+    snprintf(v->behaviour, sizeof v->behaviour, "raises %s%s%s", x->error_class, msg[0] ? ": " : "", msg);
     if (e->status == BCT_OK) {
         fail_as(v, BR_O_FAIL, BR_FK_UNEXPECTED_ERROR, "unexpected error %s: %s", x->error_class, r->message);
         snprintf(v->detail, sizeof v->detail, "%s", x->error_class);
@@ -434,6 +443,7 @@ static void judge_values(verdict *v, const br_case *c, int profile, const br_exp
     fail_as(v, BR_O_FAIL, BR_FK_WRONG_VALUES, "wrong values%s: %s; at %s expected %s, got %s",
             e->data_kind == BR_DATA_DIGEST ? " (digest mismatch, localised on ref)" : "", desc, ix, ev, av);
     snprintf(v->detail, sizeof v->detail, "%s", d.dominant >= 0 ? br_diff_class_names[d.dominant] : "other");
+    snprintf(v->behaviour, sizeof v->behaviour, "values: %s", v->detail);
     v->x->mismatch = br_report_str(v->rep, ix);
     v->x->diff = br_report_str(v->rep, desc);
     free(refbuf);
@@ -445,12 +455,14 @@ static void judge_result(verdict *v, const br_case *c, int profile, const br_exp
     if (e->status != BCT_OK) {
         fail_as(v, BR_O_FAIL, BR_FK_EXPECTED_ERROR, "expected error %s, but the call succeeded", bc_status_name(e->status));
         snprintf(v->detail, sizeof v->detail, "%s", bc_status_name(e->status));
+        snprintf(v->behaviour, sizeof v->behaviour, "succeeds with %s", shape_relation(c, NULL, o->shape, o->rank));
         return;
     }
     if (o->dtype != e->dtype) {
         const char *a = e->dtype == BCT_NONE ? "-" : bc_dtype_name(e->dtype), *b = o->dtype == BCT_NONE ? "-" : bc_dtype_name(o->dtype);
         fail_as(v, BR_O_FAIL, BR_FK_WRONG_DTYPE, "wrong dtype: expected %s, got %s", a, b ? b : "?");
         snprintf(v->detail, sizeof v->detail, "%s-got-%s", a, b ? b : "?");
+        snprintf(v->behaviour, sizeof v->behaviour, "result dtype %s where %s is due", b ? b : "?", a);
         return;
     }
     if (o->rank != e->rank || memcmp(o->shape, e->shape, (size_t)o->rank * sizeof *o->shape) != 0) {
@@ -458,10 +470,25 @@ static void judge_result(verdict *v, const br_case *c, int profile, const br_exp
         br_shape_str(e->shape, e->rank, a, sizeof a);
         br_shape_str(o->shape, o->rank, b, sizeof b);
         fail_as(v, BR_O_FAIL, BR_FK_WRONG_SHAPE, "wrong shape: expected %s, got %s", a, b);
-        shape_relation(c, e, o->shape, o->rank, v->detail, sizeof v->detail);
+        const char *rel = shape_relation(c, e, o->shape, o->rank);
+        snprintf(v->detail, sizeof v->detail, "%s", rel);
+        snprintf(v->behaviour, sizeof v->behaviour, "succeeds with %s", rel);
         return;
     }
     if (o->dtype != BCT_NONE && o->n > 0) judge_values(v, c, profile, e, o);
+}
+
+/* What a lost case did: the signal and the last line the target printed,
+ * the violation, or the timeout. */
+static void loss_behaviour(verdict *v, int outcome, const br_loss *loss)
+{
+    if (outcome == BR_O_TIMEOUT) { snprintf(v->behaviour, sizeof v->behaviour, "hangs (timeout)"); return; }
+    if (outcome == BR_O_VIOLATION) { snprintf(v->behaviour, sizeof v->behaviour, "memory violation: %s", v->detail); return; }
+    char msg[300] = "";
+    const char *tail = loss && loss->stderr_tail ? loss->stderr_tail : "";
+    const char *last = strrchr(tail, '\n');
+    br_normalise_message(last ? last + 1 : tail, msg, sizeof msg);
+    snprintf(v->behaviour, sizeof v->behaviour, "crashes with %s%s%s", v->detail, msg[0] ? ": " : "", msg);
 }
 
 void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind,
@@ -470,7 +497,7 @@ void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind
     verdict v;
     v.x = x;
     v.rep = rep;
-    v.reason[0] = v.detail[0] = '\0';
+    v.reason[0] = v.detail[0] = v.behaviour[0] = '\0';
     produced o;
     memset(&o, 0, sizeof o);
     int act_value = 0;
@@ -482,6 +509,7 @@ void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind
                 "%s", loss && loss->why ? loss->why : "crashed");
         snprintf(v.detail, sizeof v.detail, "%s", loss && loss->detail ? loss->detail : "");
         x->stderr_tail = br_report_str(rep, loss ? loss->stderr_tail : "");
+        loss_behaviour(&v, oc, loss);
         goto done;
     }
     x->duration_ms = (double)r->dur_ns / 1e6;
@@ -499,6 +527,9 @@ void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind
 done:
     x->reason = br_report_str(rep, v.reason);
     x->detail = br_report_str(rep, v.detail);
+    if (x->outcome != BR_O_PASS && x->outcome != BR_O_SKIP && !v.behaviour[0])
+        snprintf(v.behaviour, sizeof v.behaviour, "%s: %s", x->failure, v.detail[0] ? v.detail : v.reason);
+    x->behaviour = br_report_str(rep, v.behaviour);
     if (x->outcome != BR_O_PASS) {
         char exps[600] = "", acts[600] = "";
         if (e != NULL) expect_summary(exps, sizeof exps, e);

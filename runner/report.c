@@ -40,7 +40,7 @@ br_rec *br_report_add(br_report *r)
     x->id = x->suite = x->tags = x->rules = x->op = x->mode = x->dtypes = x->shapes = x->strides = "";
     x->reason = x->expected = x->actual = x->mismatch = x->error_class = x->error_message = "";
     x->known_reason = x->file = "";
-    x->failure = x->detail = x->stderr_tail = x->diff = x->limit = x->features = "";
+    x->failure = x->detail = x->stderr_tail = x->diff = x->limit = x->features = x->behaviour = "";
     x->finding = -1;
     return x;
 }

@@ -29,6 +29,8 @@ typedef struct br_rec {
      * qualifier (the value class, the shape relation, the error classes, the
      * signal, the violation kind). */
     const char *failure, *detail;
+    const char *behaviour;    /* what the target did, normalised: "raises other: TypeError: ''...",
+                                 "succeeds with the zero-size operand's shape", "crashes with SIGFPE" */
     const char *stderr_tail;  /* crash/violation/timeout: the worker's last stderr lines, or "" */
     const char *diff;         /* wrong values: br_diff_describe's summary, or "" */
     const char *features;     /* what the case exercises, space-separated (runner/case_features.c) */

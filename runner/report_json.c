@@ -146,6 +146,7 @@ void br_write_json(const br_report *r, br_buf *o)
         kv(o, "error_message", x->error_message, 1);
         kv(o, "failure", x->failure, 1);
         kv(o, "detail", x->detail, 1);
+        kv(o, "behaviour", x->behaviour, 1);
         kv(o, "diff", x->diff, 1);
         kv(o, "stderr_tail", x->stderr_tail, 1);
         words(o, "features", x->features);

@@ -256,7 +256,7 @@ int br_read_json(br_report *r, const char *path, char *err, size_t cap)
         x->reason = gs(c, "reason"); x->known_reason = gs(c, "known_reason");
         x->expected = gs(c, "expected"); x->actual = gs(c, "actual"); x->mismatch = gs(c, "first_mismatch");
         x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
-        x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->diff = gs(c, "diff");
+        x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->behaviour = gs(c, "behaviour"); x->diff = gs(c, "diff");
         x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
         b = get(c, "probed");
         x->probed = b && b->t == J_BOOL && b->num != 0;

@@ -2,7 +2,7 @@
 #
 #   $(BUILD)/bcast-run       the runner (links libbcastref.a for names and bc_eval)
 #   $(BUILD)/test-runner     unit tests of the parser, comparison, selection, reports
-#   make run                 the whole default suite against the bundled reference target
+#   make run                 the whole default suite against the bundled reference target, in both profiles
 
 RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c runner/select.c runner/expect.c \
                   runner/options.c runner/session.c runner/output.c runner/case_features.c runner/findings.c \
@@ -29,8 +29,10 @@ TESTS += $(RUNNER_TEST)
 TESTS += "sh tests/runner/gate.sh $(BUILD)"
 -include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d
 
+# ref implements both profiles: the whole default suite is checked under each.
 run: $(RUNNER_BIN) $(BUILD)/targets/ref.so
-	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so cases/
+	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile numpy cases/
+	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile torch cases/
 
 .PHONY: run
 
