@@ -4,7 +4,9 @@
 // protocol's `fail` handshake saying what to run), builds a hello (its
 // capabilities) and calls serve(hello, handler). The handler gets one case at a
 // time and returns the reply's bytes, or a Promise of them (onnxruntime-node is
-// asynchronous), built with replyOk / replyShape / replyError / replyWrote.
+// asynchronous), built with replyOk / replyShape / replyError / replyWrote, and
+// replyException for a library's exception, classed by the bridge's table of
+// message patterns.
 // Operands arrive as the sent bytes plus shape, strides and offset; nested()
 // walks a strided view, dense() hands a contiguous one to a library that takes
 // flat typed arrays. This module knows the protocol, not any library: it never
@@ -71,6 +73,7 @@ function fmtShape(shape) {
   return '(' + (ext.length === 1 ? ext[0] + ',' : ext.join(',')) + ')';
 }
 
+// The number of elements of a shape (1 for rank 0).
 function elementCount(shape) {
   return shape.reduce((a, b) => a * b, 1);
 }
@@ -152,6 +155,15 @@ function replyError(cls, message) {
   return Buffer.from(`error ${cls} ${oneLine(message) || cls}\n`);
 }
 
+// The error reply for a library exception e: the class of the first of
+// rules ([regex, class] pairs, tested on the one-line message) that matches,
+// else `other` with the message prefixed by the error's type (TypeError: ...).
+function replyException(rules, e) {
+  const msg = oneLine(e && e.message !== undefined ? e.message : e);
+  for (const [rx, cls] of rules) if (rx.test(msg)) return replyError(cls, msg);
+  return replyError('other', (e && e.name && e.name !== 'Error' ? e.name + ': ' : '') + msg);
+}
+
 // ---- serving ----
 
 // One whole case from the front of buf: { c, used } or null when more input
@@ -226,5 +238,5 @@ function serve(hello, handler) {
 
 module.exports = {
   NAMES, TYPED, fail, requireLibrary, parseShape, fmtShape, elementCount, isContiguous, dense, nested,
-  bytesOf, replyOk, replyShape, replyWrote, replyError, oneLine, serve,
+  bytesOf, replyOk, replyShape, replyWrote, replyError, replyException, oneLine, serve,
 };

@@ -54,20 +54,17 @@ function reply(op, r) {
   return bp.replyOk(dtype, shape, bp.bytesOf(data));
 }
 
-// mathjs's exceptions -> class, by their text.
-function classify(e) {
-  const msg = String(e && e.message ? e.message : e);
-  // mathjs's DimensionError / broadcasting errors name mismatching sizes
-  if (/Dimension mismatch|cannot be broadcast|broadcast/i.test(msg)) return bp.replyError('not-broadcastable', msg);
-  return bp.replyError('other', (e && e.name ? e.name + ': ' : '') + msg);
-}
+// mathjs's exceptions -> class, by their text (its DimensionError and
+// broadcasting errors name the mismatching sizes); anything else is `other`.
+const RULES = [[/Dimension mismatch|cannot be broadcast|broadcast/i, 'not-broadcastable']];
 
+// One case: the op's mathjs function on the converted operands (value mode only).
 function run(c) {
   try {
     if (c.mode !== 'value' || !(c.op in FUNC)) return bp.replyError('other', `mathjs bridge: no ${c.op} in mode ${c.mode}`);
     return reply(c.op, FUNC[c.op](...c.args.map(toMath)));
   } catch (e) {
-    return classify(e);
+    return bp.replyException(RULES, e);
   }
 }
 

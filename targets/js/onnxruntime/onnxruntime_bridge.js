@@ -81,12 +81,6 @@ const RULES = [
   [/Type Error: Type parameter \(\w+\) of Optype \(\w+\) bound to different types|Type Error: Type '[^']*' of input parameter|^Could not find an implementation for|^Unexpected output data type/, 'dtype'],
 ];
 
-function classify(e) {
-  const msg = bp.oneLine(e && e.message ? e.message : e);
-  for (const [rx, cls] of RULES) if (rx.test(msg)) return bp.replyError(cls, msg);
-  return bp.replyError('other', (e && e.name && e.name !== 'Error' ? e.name + ': ' : '') + msg);
-}
-
 // The ONNX model of case c: one graph input per operand (out= excluded), the
 // op's node(s), the output 'y'.
 function buildModel(c, table, operands) {
@@ -130,14 +124,15 @@ async function run(c, table) {
     return bp.replyOk(BCAST_NAME[r.type] || r.type, r.dims, bp.bytesOf(r.data));
   } catch (e) {
     if (out && outData && !before.equals(bp.bytesOf(outData))) {
-      return Buffer.concat([bp.replyWrote(out.dtype, out.shape, bp.bytesOf(outData)), classify(e)]);
+      return Buffer.concat([bp.replyWrote(out.dtype, out.shape, bp.bytesOf(outData)), bp.replyException(RULES, e)]);
     }
-    return classify(e);
+    return bp.replyException(RULES, e);
   } finally {
     if (session) await session.release();
   }
 }
 
+// Announces the target (the variadic table with the argument `variadic`) and serves.
 function main() {
   const variadic = process.argv[2] === 'variadic';
   if (process.argv.length > 2 && !variadic) bp.fail(`onnxruntime bridge: unknown argument '${process.argv[2]}' (only 'variadic')`);

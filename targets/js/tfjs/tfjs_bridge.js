@@ -64,12 +64,6 @@ const RULES = [
   [/^Argument '\w+' passed to '\w+' must be \w+ tensor, but got \w+ tensor|^BitwiseAnd: Only supports '\w+' values in tensor/, 'dtype'],
 ];
 
-function classify(e) {
-  const msg = bp.oneLine(e && e.message ? e.message : e);
-  for (const [rx, cls] of RULES) if (rx.test(msg)) return bp.replyError(cls, msg);
-  return bp.replyError('other', (e && e.name && e.name !== 'Error' ? e.name + ': ' : '') + msg);
-}
-
 // A tfjs tensor over a dense copy of the operand's elements.
 function tensor(a) {
   return tf.tensor(bp.dense(a), a.shape, TF_TYPE[a.dtype]);
@@ -100,15 +94,17 @@ function value(c) {
 
 const MODES = { value };
 
+// One case, answered by its mode's function; tfjs's exceptions are classed by RULES.
 function run(c) {
   try {
     if (!(c.mode in MODES) || !(c.op in OPS)) return bp.replyError('other', `tfjs bridge: no ${c.op} in mode ${c.mode}`);
     return MODES[c.mode](c);
   } catch (e) {
-    return classify(e);
+    return bp.replyException(RULES, e);
   }
 }
 
+// Selects tfjs's CPU backend, announces the target and serves.
 function main() {
   tf.setBackend('cpu');
   bp.serve({
