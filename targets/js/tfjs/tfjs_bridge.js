@@ -12,14 +12,15 @@
 // dist/types.d.ts and the API docs of tf.tensor); no rank limit (none
 // documented for these ops). Not declared: `strided` (a tfjs tensor owns dense
 // data; there is no strided view to build), `inplace` and `out` (tfjs tensors
-// are immutable), bitwise_or/bitwise_xor, uni_add, axis_add, broadcast_shapes
-// (no tfjs function; tfjs 4.22 has bitwiseAnd, which is declared). tfjs's errors are mapped to classes by
-// their text only (RULES); nothing is checked, promoted or fixed here.
+// are immutable); bitwise_or, bitwise_xor, uni_add, axis_add and
+// broadcast_shapes (no tfjs function; tfjs 4.22 has bitwiseAnd, declared).
+// tfjs's errors are mapped to classes by their text only (RULES); nothing is
+// checked, promoted or fixed here.
 //
-// Structure: OPS maps each op to a function of the input tensors (a pure
-// function, so that tf.grads can differentiate it), MODES maps each case mode
-// to how it is answered. A gradient mode is one more entry in MODES: call
-// tf.grads(OPS[op]) on the same inputs and reply the gradients.
+// Structure: OPS maps each op to a pure function of the input tensors (the
+// case only supplies broadcast_to's target), MODES maps each case mode to how
+// it is answered. A gradient mode is one more entry in MODES: tf.grads((...t)
+// => OPS[c.op](c, ...t)) on the same input tensors, replying the gradients.
 'use strict';
 
 const bp = require('../bcast_pipe');
