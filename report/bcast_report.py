@@ -104,7 +104,8 @@ def cmd_target(args):
 
 
 def cmd_all(args):
-    """Every registered target whose .so is built and whose packages are installed;
+    """Every registered target whose .so is built and whose needs are met (Debian
+    packages installed, make:TARGET steps run: runs.missing_needs);
     fails (1) when any run has unexpected failures (bcast-run exit 1) or cannot run."""
     bad = []
     for e in runs.read_registry(args.registry):
@@ -112,9 +113,9 @@ def cmd_all(args):
         if not os.path.exists(so):
             print("reports: SKIP %s: %s not built" % (e["name"], so))
             continue
-        missing = runs.missing_packages(e["needs"])
+        missing = runs.missing_needs(e["needs"])
         if missing:
-            print("reports: SKIP %s: Debian packages missing: %s" % (e["name"], " ".join(missing)))
+            print("reports: SKIP %s: %s" % (e["name"], missing))
             continue
         try:
             if run_one(args, e["name"], args.out_dir, None) != 0:

@@ -124,6 +124,30 @@ def test_nondeterministic_values():
     check(a != b and a["cases"][0]["actual"] == "f32 (3,) [-0.5, -0.5, -0.5]", "unmarked case keeps its values")
 
 
+def test_nondeterministic_outcome():
+    """A case marked [nondeterministic outcome] normalises the same whether this run
+    passed it (xpass) or failed it (xfail), with the totals moved to match; an
+    unmarked one keeps what happened, and a marked crash stays a crash."""
+    def run(outcome, known):
+        failed = outcome == "xfail"
+        case = {"id": "matmul/f32/(2,0)x(2,0,4)", "suite": "matmul", "tags": ["zero-size"], "rules": ["B14"],
+                "op": "matmul", "mode": "value", "dtypes": ["f32", "f32"], "shapes": ["(2,0)", "(2,0,4)"],
+                "strides": ["(1,1)", "(4,4,1)"], "outcome": outcome, "actual_outcome": outcome[1:],
+                "reason": "wrong values: first mismatch at index (1,0,0)" if failed else "", "known_reason": known,
+                "expected": "f32 (2,2,4) [0, 0]" if failed else "", "actual": "f32 (2,2,4) [0, 7]" if failed else "",
+                "first_mismatch": "(1,0,0)" if failed else "", "file": "x.cases", "line": 1}
+        totals = {"cases": 1, "passed": 0 if failed else 1, "failed": 0, "crashed": int(outcome == "crash"),
+                  "expected_failures": int(failed), "unexpected_passes": int(outcome == "xpass")}
+        return runs.normalise({"cases": [case], "totals": totals}, "t", "", "", None)
+    marked = runs.NONDETERMINISTIC_OUTCOME + " K = 0 leaves memory unwritten"
+    a, b = run("xpass", marked), run("xfail", marked)
+    check(a == b, "marked case: a pass and a failure normalise the same")
+    check(a["cases"][0]["outcome"] == "xfail" and a["totals"]["passed"] == 0 and a["totals"]["unexpected_passes"] == 0
+          and a["totals"]["expected_failures"] == 1, "recorded as an expected failure: %s" % a["totals"])
+    check(run("xpass", "K = 0") != run("xfail", "K = 0"), "an unmarked case keeps its outcome")
+    check(run("crash", marked)["cases"][0]["outcome"] == "crash", "a marked crash is still a crash")
+
+
 def test_target_gate_expectations(tmp):
     """`target --gate`: exit 1 on new failures; an expectations file turns them into
     expected failures (exit 0), and a listed id that passes is an unexpected pass."""
@@ -177,6 +201,24 @@ def test_registry_all(tmp):
     check(r.returncode == 1 and "REGRESSION: broken" in r.stdout, "all fails on a regression: " + r.stdout[-300:])
     idx = read(os.path.join(out, "index.md"))
     check("| broken |" in idx and "| magic |" in idx, "the index lists every report")
+    test_make_needs(tmp, reg, rel)
+
+
+def test_make_needs(tmp, reg, rel):
+    """A needs entry make:TARGET is met when the file `make TARGET` leaves exists; the
+    SKIP message says what to run; an unknown make:TARGET is an error naming the line."""
+    root = os.path.join(tmp, "needs-root")
+    why = runs.missing_needs(["make:js-bridges"], root=root)
+    check("`make js-bridges`" in why and "targets/js/node_modules" in why, "missing js-bridges says what to run: " + why)
+    stamp = os.path.join(root, runs.MAKE_NEEDS["js-bridges"])
+    os.makedirs(os.path.dirname(stamp))
+    open(stamp, "w").close()
+    check(runs.missing_needs(["make:js-bridges"], root=root) == "", "a finished js-bridges meets the need")
+    with open(reg, "w") as fh:
+        fh.write("js\t%s/needs_arg.so\tmagic\t-\tmake:no-such-step\t-\n" % rel)
+    r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", os.path.join(tmp, "needs"), "--cases", FIXTURE])
+    check(r.returncode == 2 and "%s:1: needs column" % reg in r.stdout and "make:no-such-step" in r.stdout,
+          "an unknown make: need is rejected, naming the line: " + r.stdout[-300:])
 
 
 def test_registry_timeout(tmp):
@@ -353,6 +395,7 @@ def main():
             return 1 if COUNTS["failed"] else 0
         test_cause_grouping()
         test_nondeterministic_values()
+        test_nondeterministic_outcome()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_determinism, test_edge_cases, test_reports_check, test_chromium):
             try:

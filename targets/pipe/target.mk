@@ -3,7 +3,8 @@
 #   $(BUILD)/targets/pipe.so   speaks the pipe protocol to the bridge command given as --target-arg
 #   make pipe-check            the whole default suite through every Python/JS bridge whose
 #                              library is installed (slow: minutes; numba compiles)
-#   make js-bridges            npm ci in targets/js (needs npm; node_modules is not committed)
+#   make js-bridges            npm ci --ignore-scripts in targets/js: every JS bridge's library, pinned in
+#                              targets/js/package-lock.json (needs npm; node_modules is not committed)
 
 PIPE_OBJ := $(BUILD)/targets/pipe/pipe.o
 PIPE_SO  := $(BUILD)/targets/pipe.so
@@ -17,10 +18,11 @@ test: $(PIPE_SO) $(TGT_DIR)/ref.so
 
 # One quoted word: tests/run-tests.sh runs each argument as one command.
 TESTS += "sh targets/pipe/tests/pipe-tests.sh $(BUILD) $(PYTHON)"
+TESTS += "sh targets/js/tests/js-tests.sh $(BUILD) $(PYTHON)"
 
 js-bridges: targets/js/node_modules/.package-lock.json
 targets/js/node_modules/.package-lock.json: targets/js/package.json targets/js/package-lock.json
-	cd targets/js && npm ci --no-audit --no-fund
+	cd targets/js && npm ci --ignore-scripts --no-audit --no-fund
 
 pipe-check: $(PIPE_SO) $(RUNNER_BIN)
 	sh targets/pipe/tests/pipe-check.sh $(BUILD) $(PYTHON)
