@@ -30,7 +30,8 @@ static const char *family(int dtype)
 
 static const char *rank_band(int r)
 {
-    return r == 0 ? "rank:0" : r <= 2 ? "rank:1-2" : r <= 4 ? "rank:3-4" : r <= 8 ? "rank:5-8" : r <= 16 ? "rank:9-16" : "rank:17+";
+    /* 33+: above NumPy's limit of 32 (B15) */
+    return r == 0 ? "rank:0" : r <= 2 ? "rank:1-2" : r <= 4 ? "rank:3-4" : r <= 8 ? "rank:5-8" : r <= 32 ? "rank:9-32" : "rank:33+";
 }
 
 /* The layout words of one operand with data. */
@@ -74,6 +75,23 @@ static void stretch_words(words *w, const br_case *c)
     }
 }
 
+/* The case's annotation tags (gen's torch-simd, self-modified, seed, ...)
+ * as tag:T words; the shape tags have feature words of their own. */
+static void tag_words(words *w, const char *tags)
+{
+    static const char *const covered[] = { "stretch", "rank-mismatch", "zero-size", "error", "scalar", "divergent", "huge", "in-place", "out" };
+    for (const char *s = tags; *s;) {
+        while (*s == ' ') s++;
+        size_t len = strcspn(s, " ");
+        char t[40];
+        snprintf(t, sizeof t, "%.*s", (int)len, s);
+        int skip = len == 0;
+        for (size_t i = 0; i < sizeof covered / sizeof covered[0] && !skip; i++) skip = strcmp(t, covered[i]) == 0;
+        if (!skip) add(w, "tag:%s", t);
+        s += len;
+    }
+}
+
 static int cmp_word(const void *a, const void *b) { return strcmp(a, b); }
 
 void br_case_features(const br_case *c, int profile, char *buf, size_t cap)
@@ -106,6 +124,7 @@ void br_case_features(const br_case *c, int profile, char *buf, size_t cap)
     if (br_has_word(c->tags, "rank-mismatch")) add(&w, "%s", "rank-mismatch");
     if (br_has_word(c->tags, "huge")) add(&w, "%s", "huge");
     if (br_has_word(c->tags, "divergent")) add(&w, "%s", "divergent");
+    tag_words(&w, c->tags);
     if (c->mode == BCT_MODE_INPLACE) {
         add(&w, "%s", "mode:inplace");
         const br_arg *s = &c->args[0];

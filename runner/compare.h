@@ -30,7 +30,8 @@ enum {
     BR_DC_WRAPPED,       /* integer: actual is expected wrapped to 8/16/32 bits */
     BR_DC_SATURATED,     /* integer: actual is the dtype's min or max */
     BR_DC_HIGH_HALF,     /* i64: the low 32 bits agree, the high 32 do not */
-    BR_DC_MISPLACED,     /* actual is a value that occurs elsewhere in the expected output */
+    BR_DC_MISPLACED,     /* actual is a value that occurs elsewhere in the expected output
+                            (of 16+ elements, at least half of them distinct): a stride/index bug */
     BR_DC_ROUNDING,      /* float: finite and within 2^20 ulp (a precision difference) */
     BR_DC_OTHER,
     BR_DC_COUNT

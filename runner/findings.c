@@ -2,11 +2,79 @@
  * The algorithm, and how it was checked against the hand-written families of
  * the bundled targets, is docs/findings.md. */
 #include "findings.h"
+#include "feature_stats.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* "(#,#,#)", "[#, #]", "((#), (#))" and " ()" are shapes: one "(#)" token
+ * whatever their rank. Rewrites buf in place (never longer than cap). */
+static void collapse_shapes(char *buf, size_t cap)
+{
+    char *tmp = malloc(cap);
+    if (tmp == NULL) return;
+    const char *r = buf;
+    size_t w = 0;
+    while (*r && w + 4 < cap) {
+        char close = *r == '(' ? ')' : *r == '[' ? ']' : 0;
+        if (close && (r[1] == '#' || (r[1] == '(' && r[2] == '#') || ((r == buf || r[-1] == ' ') && r[1] == close))) {
+            const char *q = r + 1;
+            for (;;) {
+                if (*q == '#' || *q == ',' || *q == ' ') q++;
+                else if (q[0] == '(' && q[1] == '#' && q[2] == ')') q += 3;
+                else if (q[0] == '(' && q[1] == '#' && q[2] == ',') { q += 2; while (*q == '#' || *q == ',' || *q == ' ') q++; if (*q == ')') q++; else break; }
+                else break;
+            }
+            /* a list cut off by the end of the message is a shape too */
+            if (*q == close || (*q == '\0' && q > r + 2)) { tmp[w++] = *r; tmp[w++] = '#'; tmp[w++] = close; r = *q ? q + 1 : q; continue; }
+        }
+        tmp[w++] = *r++;
+    }
+    tmp[w] = '\0';
+    memcpy(buf, tmp, w + 1);
+    free(tmp);
+}
+
+/* Dtype names in a message are a case's parameter, like its numbers:
+ * "float#", "int#", "uint#", "bool", "f#", "i#", "u#" become "DT". */
+static void dtype_words(char *buf)
+{
+    static const char *const names[] = { "float#", "int#", "uint#", "complex#", "bool", "f#", "i#", "u#", "double" };
+    char *r = buf, *w = buf;
+    while (*r) {
+        int at_word = r == buf || !isalnum((unsigned char)r[-1]);
+        size_t hit = 0;
+        for (size_t i = 0; at_word && i < sizeof names / sizeof names[0] && !hit; i++) {
+            size_t n = strlen(names[i]);
+            if (strncmp(r, names[i], n) == 0 && !isalnum((unsigned char)r[n]) && r[n] != '_') hit = n;
+        }
+        if (hit) { memcpy(w, "DT", 2); w += 2; r += hit; continue; }   /* never longer than the name */
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
+
+/* Values the case put in the message: a complex number ("# - #i"), a byte
+ * size's unit ("# TiB") become "#". In place, never longer. */
+static void value_words(char *buf)
+{
+    static const char *const units[] = { " KiB", " MiB", " GiB", " TiB", " PiB", " EiB", " bytes" };
+    char *r = buf, *w = buf;
+    while (*r) {
+        if (r[0] == '#' && r[1] == 'i' && !isalnum((unsigned char)r[2])) { *w++ = '#'; r += 2; continue; }
+        if (r[0] == '#' && (strncmp(r + 1, " + #", 4) == 0 || strncmp(r + 1, " - #", 4) == 0)) { r += 4; continue; }
+        size_t hit = 0;
+        for (size_t i = 0; r[0] == '#' && i < sizeof units / sizeof units[0] && !hit; i++) {
+            size_t n = strlen(units[i]);
+            if (strncmp(r + 1, units[i], n) == 0 && !isalnum((unsigned char)r[1 + n])) hit = n;
+        }
+        if (hit) { *w++ = '#'; r += 1 + hit; continue; }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
 
 void br_normalise_message(const char *msg, char *buf, size_t cap)
 {
@@ -33,18 +101,19 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
     }
     while (o && buf[o - 1] == ' ') o--;
     buf[o] = '\0';
-    /* "(#,#,#)" and "[#, #]" are shapes: one token whatever their rank */
-    char *r = buf, *w = buf;
-    while (*r) {
-        if ((*r == '(' || *r == '[') && r[1] == '#') {   /* never longer than what it replaces */
-            char close = *r == '(' ? ')' : ']';
-            const char *q = r + 1;
-            while (*q == '#' || *q == ',' || *q == ' ') q++;
-            if (*q == close) { *w++ = *r; *w++ = '#'; *w++ = close; r = (char *)(uintptr_t)q + 1; continue; }
-        }
-        *w++ = *r++;
+    collapse_shapes(buf, cap);
+    dtype_words(buf);
+    value_words(buf);
+    /* The rest of a long message is mostly more of the same, or cut short at
+     * a different place in each case (a target's message buffer is finite):
+     * the first 64 characters, at a word end, are its signature. */
+    size_t n = strlen(buf);
+    if (n > 64) {
+        size_t cut = 64;
+        while (cut > 40 && buf[cut] != ' ') cut--;
+        buf[cut] = '\0';
+        while (cut > 0 && (buf[cut - 1] == ' ' || buf[cut - 1] == ',' || buf[cut - 1] == '=')) buf[--cut] = '\0';
     }
-    *w = '\0';
 }
 
 double br_rec_elements(const br_rec *x)
@@ -65,7 +134,6 @@ double br_rec_elements(const br_rec *x)
 
 /* ---- signatures ---- */
 
-static int has_feature(const br_rec *x, const char *w) { return br_has_word(x->features, w); }
 
 static int is_finding_member(const br_rec *x)
 {
@@ -210,6 +278,26 @@ static void feature_words(const char *w, br_buf *b)
     else br_buf_puts(b, w);
 }
 
+/* " (a wider integer: 762, a float instead of an integer: 95)": the kinds a
+ * finding holds, when it holds two to five (a promotion difference, several
+ * symptoms of one condition). */
+static void details(const br_report *rep, const group *gr, br_buf *b)
+{
+    const char *d[5];
+    size_t cnt[5], nd = 0;
+    for (size_t i = 0; i < gr->n; i++) {
+        const char *x = rep->recs[gr->recs[i]].detail;
+        size_t k = 0;
+        while (k < nd && strcmp(d[k], x) != 0) k++;
+        if (k == nd) { if (nd == 5) return; d[nd] = x; cnt[nd++] = 0; }
+        cnt[k]++;
+    }
+    if (nd < 2) return;
+    br_buf_puts(b, " (");
+    for (size_t k = 0; k < nd; k++) br_buf_printf(b, "%s%s: %zu", k ? ", " : "", d[k][0] ? d[k] : "-", cnt[k]);
+    br_buf_puts(b, ")");
+}
+
 /* One line from what the cases share: "[conditions]: what the target did,
  * where the profile expects ...: N cases, ops; dtypes". */
 static const char *name_of(br_report *rep, const group *gr, const br_finding *f, const char *chars)
@@ -230,7 +318,6 @@ static const char *name_of(br_report *rep, const group *gr, const br_finding *f,
         s += len;
     }
     if (nw) br_buf_puts(&b, ": ");
-    const br_rec *x = &rep->recs[f->smallest];
     size_t bl = behaviour_len(f->key);
     br_buf_put(&b, f->key, bl < 160 ? bl : 160);
     /* what was expected, over the whole family */
@@ -243,9 +330,18 @@ static const char *name_of(br_report *rep, const group *gr, const br_finding *f,
         snprintf(w, sizeof w, "%s", strcmp(e, "ok") == 0 ? "succeeds" : e);
         if (!br_has_word(exps, w)) o += (size_t)snprintf(exps + o, sizeof exps - o, "%s%s", o ? " " : "", w);
     }
-    br_buf_printf(&b, ", where the profile %s%s", strcmp(exps, "succeeds") == 0 ? "succeeds" : "raises ", 
-                  strcmp(exps, "succeeds") == 0 ? "" : exps);
-    (void)x;
+    int ok = br_has_word(exps, "succeeds");
+    char errs[200] = "";
+    size_t eo = 0;
+    for (const char *p = exps; *p;) {   /* the error classes, "a or b" */
+        while (*p == ' ') p++;
+        size_t len = strcspn(p, " ");
+        if (len && !(len == 8 && strncmp(p, "succeeds", 8) == 0))
+            eo += (size_t)snprintf(errs + eo, sizeof errs - eo, "%s%.*s", eo ? " or " : "", (int)len, p);
+        p += len;
+    }
+    br_buf_printf(&b, ", where the profile %s%s%s", ok ? "succeeds" : "", ok && errs[0] ? " or raises " : errs[0] ? "raises " : "", errs);
+    details(rep, gr, &b);
     br_buf_printf(&b, ": %zu cases, %s", f->count, f->ops);
     if (f->dtypes[0]) br_buf_printf(&b, "; %s", f->dtypes);
     const char *r = br_report_str(rep, b.s);
@@ -322,85 +418,26 @@ static void limit_findings(br_report *rep)
     free(g.v);
 }
 
-/* ---- discriminating features ----
- * A feature discriminates a group when (nearly) all its cases have it and
- * cases with it fail far more often than cases without it: "zero-size" for a
- * library that mishandles empty operands, "mode:inplace" for a missing shape
- * check. Rates are over every case of the run that ran. */
-
-typedef struct frate { char w[32]; size_t with, failed_with; } frate;
-typedef struct rates { frate *v; size_t n, cap, ran, failed; } rates;
-
-static frate *rate_of(rates *r, const char *w, size_t len)
+/* Whether the most telling feature of one list is among the other's: two
+ * groups explained by the same condition (a weak feature both happen to
+ * carry, such as dtypes:same, is not enough). */
+static int share_top_feature(const char *a, const char *b)
 {
-    for (size_t i = 0; i < r->n; i++) if (strlen(r->v[i].w) == len && memcmp(r->v[i].w, w, len) == 0) return &r->v[i];
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 64;
-        frate *v = realloc(r->v, nc * sizeof *v);
-        if (v == NULL) return NULL;
-        r->v = v;
-        r->cap = nc;
-    }
-    frate *f = &r->v[r->n++];
-    memset(f, 0, sizeof *f);
-    snprintf(f->w, sizeof f->w, "%.*s", (int)len, w);
-    return f;
+    char w[64];
+    size_t n = strcspn(a, " ");
+    snprintf(w, sizeof w, "%.*s", (int)n, a);
+    if (n && br_has_word(b, w)) return 1;
+    n = strcspn(b, " ");
+    snprintf(w, sizeof w, "%.*s", (int)n, b);
+    return n && br_has_word(a, w);
 }
 
-static void count_rates(const br_report *rep, rates *r)
+/* Whether two behaviours are the same outcome: both succeed, both raise,
+ * both give wrong values, both crash ... (their first word). */
+static int same_outcome(const char *a, const char *b)
 {
-    for (size_t i = 0; i < rep->n; i++) {
-        const br_rec *x = &rep->recs[i];
-        if (x->probed || x->outcome == BR_O_SKIP) continue;
-        int bad = x->outcome != BR_O_PASS;
-        r->ran++;
-        r->failed += (size_t)bad;
-        for (const char *s = x->features; *s;) {
-            while (*s == ' ') s++;
-            size_t len = strcspn(s, " ");
-            frate *f = len ? rate_of(r, s, len) : NULL;
-            if (f != NULL) { f->with++; f->failed_with += (size_t)bad; }
-            s += len;
-        }
-    }
-}
-
-/* Whether cases with feature f fail markedly more often than those without. */
-static int discriminates(const rates *r, const frate *f)
-{
-    size_t without = r->ran - f->with, failed_without = r->failed - f->failed_with;
-    double p_with = f->with ? (double)f->failed_with / (double)f->with : 0;
-    double p_without = without ? (double)failed_without / (double)without : 0;
-    return f->with >= 1 && p_with >= p_without + 0.25;
-}
-
-/* The discriminating features nearly every case of the records has, sorted by
- * how much more often they fail, space-separated into buf. */
-static void characteristic(const br_report *rep, const size_t *recs, size_t n, const rates *r, char *buf, size_t cap)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (size_t k = 0; k < r->n; k++) {
-        const frate *f = &r->v[k];
-        if (!discriminates(r, f)) continue;
-        size_t have = 0;
-        for (size_t i = 0; i < n; i++) have += (size_t)has_feature(&rep->recs[recs[i]], f->w);
-        if (have * 100 < n * 95) continue;
-        if (o + strlen(f->w) + 2 < cap) o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? " " : "", f->w);
-    }
-}
-
-static int share_a_word(const char *a, const char *b)
-{
-    for (const char *s = a; *s;) {
-        while (*s == ' ') s++;
-        size_t len = strcspn(s, " ");
-        char w[64];
-        snprintf(w, sizeof w, "%.*s", (int)len, s);
-        if (len && br_has_word(b, w)) return 1;
-        s += len;
-    }
-    return 0;
+    size_t n = strcspn(a, " :");
+    return n == strcspn(b, " :") && strncmp(a, b, n) == 0;
 }
 
 static size_t find_root(size_t *parent, size_t i)
@@ -409,24 +446,56 @@ static size_t find_root(size_t *parent, size_t i)
     return i;
 }
 
-/* Level 2: groups whose target did the same thing merge when they share a
- * discriminating feature (or neither has one): the cause is the behaviour
- * under a condition, whatever the profile expected. */
-static void merge_groups(const groups *g, char **chars, size_t *parent)
+/* Whether a behaviour carries the library's own words ("raises other:
+ * NotImplementedError: ...", "crashes with SIGABRT: Assertion ..."). */
+static int has_message(const char *key)
+{
+    size_t n = behaviour_len(key);
+    const char *colon = memchr(key, ':', n);
+    if (strncmp(key, "crashes ", 8) == 0) return 1;   /* the signal is the library's word */
+    return strncmp(key, "raises ", 7) == 0 && colon != NULL && (size_t)(colon - key) + 2 < n;
+}
+
+/* The first word of a space-separated list, into w. */
+static void first_word(const char *list, char *w, size_t cap)
+{
+    size_t n = strcspn(list, " ");
+    snprintf(w, cap, "%.*s", (int)n, list);
+}
+
+/* Level 2. Groups whose target did the same thing merge when they share
+ * their most telling feature: the cause is the behaviour under a condition,
+ * whatever the profile expected; so do groups that raised the same message
+ * of the library's (or crashed with the same signal) and have no telling
+ * feature at all. Groups with the same kind of outcome (both wrong values,
+ * both raise, both succeed) but different details merge when the same
+ * feature all but decides both (lift >= 0.9: the passing cases almost never
+ * have it): one condition the library mishandles, with several symptoms,
+ * like torch's vectorised loop on its torch-simd cases (a NaN, a signed zero,
+ * an infinity). */
+static void merge_groups(const groups *g, char **chars, const double *lift1, size_t *parent)
 {
     for (size_t a = 0; a < g->n; a++) parent[a] = a;
     for (size_t a = 0; a < g->n; a++)
         for (size_t b = a + 1; b < g->n; b++) {
-            size_t la = behaviour_len(g->v[a].key), lb = behaviour_len(g->v[b].key);
-            if (la != lb || memcmp(g->v[a].key, g->v[b].key, la) != 0) continue;
-            int none = !chars[a][0] && !chars[b][0];
-            if (!none && !share_a_word(chars[a], chars[b])) continue;
+            const char *ka = g->v[a].key, *kb = g->v[b].key;
+            size_t la = behaviour_len(ka), lb = behaviour_len(kb);
+            int same = la == lb && memcmp(ka, kb, la) == 0;
+            char fa[64], fb[64];
+            first_word(chars[a], fa, sizeof fa);
+            first_word(chars[b], fb, sizeof fb);
+            int decided = fa[0] && strcmp(fa, fb) == 0 && lift1[a] >= 0.9 && lift1[b] >= 0.9 && same_outcome(ka, kb);
+            /* the library's own message names a code path: with nothing else
+             * to tell the groups apart, the path is the cause */
+            int named = same && !chars[a][0] && !chars[b][0] && has_message(ka);
+            int join = (same && share_top_feature(chars[a], chars[b])) || decided || named;
+            if (!join) continue;
             size_t ra = find_root(parent, a), rb = find_root(parent, b);
             if (ra != rb) parent[rb] = ra;
         }
 }
 
-static void fill_finding(br_report *rep, br_finding *f, group *gr, const rates *r)
+static void fill_finding(br_report *rep, br_finding *f, group *gr, const br_fstats *fs)
 {
     f->kind = "failure";
     f->count = gr->n;
@@ -437,7 +506,7 @@ static void fill_finding(br_report *rep, br_finding *f, group *gr, const rates *
         if (smaller(x, &rep->recs[f->smallest])) f->smallest = gr->recs[i];
     }
     char chars[512];
-    characteristic(rep, gr->recs, gr->n, r, chars, sizeof chars);
+    br_fstats_explain(fs, gr->recs, gr->n, 3, chars, sizeof chars);
     f->key = br_report_str(rep, gr->key);
     f->ops = span_of(rep, gr, f_op, 12);
     f->dtypes = span_of(rep, gr, f_dtypes, 8);
@@ -457,16 +526,20 @@ void br_findings_build(br_report *rep)
         level1_key(x, key, sizeof key);
         group_add(group_for(&g, key), i);
     }
-    rates r = { 0 };
-    count_rates(rep, &r);
+    br_fstats *fs = br_fstats_build(rep);
     char **chars = calloc(g.n ? g.n : 1, sizeof *chars);
     size_t *parent = calloc(g.n ? g.n : 1, sizeof *parent);
-    for (size_t k = 0; chars != NULL && k < g.n; k++) {
+    double *lift1 = calloc(g.n ? g.n : 1, sizeof *lift1);
+    for (size_t k = 0; chars != NULL && lift1 != NULL && k < g.n; k++) {
         char buf[512];
-        characteristic(rep, g.v[k].recs, g.v[k].n, &r, buf, sizeof buf);
+        lift1[k] = br_fstats_explain(fs, g.v[k].recs, g.v[k].n, 3, buf, sizeof buf);
         chars[k] = strdup(buf);
     }
-    if (chars != NULL && parent != NULL) merge_groups(&g, chars, parent);
+    if (chars != NULL && parent != NULL && lift1 != NULL) merge_groups(&g, chars, lift1, parent);
+    if (getenv("BCAST_FINDINGS_DEBUG") != NULL)   /* how the level-1 groups were explained and merged */
+        for (size_t k = 0; chars != NULL && parent != NULL && lift1 != NULL && k < g.n; k++)
+            fprintf(stderr, "findings: group %zu -> %zu (%zu cases, lift %.2f) [%s] %s\n", k, find_root(parent, k),
+                    g.v[k].n, lift1[k], chars[k], g.v[k].key);
     /* one finding per merged set, keyed by its root's level-1 key */
     groups merged = { 0 };
     for (size_t k = 0; k < g.n; k++) {
@@ -475,7 +548,7 @@ void br_findings_build(br_report *rep)
     }
     for (size_t k = 0; k < merged.n; k++) {
         br_finding *f = new_finding(rep);
-        if (f != NULL) fill_finding(rep, f, &merged.v[k], &r);
+        if (f != NULL) fill_finding(rep, f, &merged.v[k], fs);
     }
     limit_findings(rep);
     /* order: failures by size, then limits; then point the records at them */
@@ -492,6 +565,7 @@ void br_findings_build(br_report *rep)
     free(merged.v);
     free(g.v);
     free(chars);
+    free(lift1);
     free(parent);
-    free(r.v);
+    br_fstats_free(fs);
 }
