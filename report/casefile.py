@@ -151,6 +151,9 @@ def describe(expect, message=""):
 
 def reference(case):
     """What NumPy and torch do on the case, from its expectations and the oracles'
-    messages: (numpy, torch), each as describe() gives it."""
-    return (describe(expectation(case, "numpy"), case["messages"].get("numpy", "")),
-            describe(expectation(case, "torch"), case["messages"].get("torch", "")))
+    messages: (numpy, torch, divergent), numpy and torch as describe() gives them;
+    divergent when the two profiles expect different outcomes (the messages of a
+    shared error expectation may still differ)."""
+    np_e, th_e = expectation(case, "numpy"), expectation(case, "torch")
+    return (describe(np_e, case["messages"].get("numpy", "")), describe(th_e, case["messages"].get("torch", "")),
+            np_e is not th_e)

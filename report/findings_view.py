@@ -56,11 +56,13 @@ def known_text(f):
     return "%s known, %s new" % (num(f["known"]), num(f["count"] - f["known"]))
 
 
-def reference(f):
-    """What NumPy and torch do on the finding's smallest case: one answer when they
-    agree, both ('NumPy: ...; torch: ...') when the case is divergent."""
-    np_s, th_s = f.get("numpy", ""), f.get("torch", "")
-    return np_s if np_s == th_s else "NumPy: %s; torch: %s" % (np_s, th_s)
+def reference(f, profile):
+    """What NumPy and torch do on the finding's smallest case: both ('NumPy: ...; torch:
+    ...') when the case is divergent, else the one expectation with the checked
+    profile's library's message."""
+    if f.get("divergent"):
+        return "NumPy: %s; torch: %s" % (f.get("numpy", ""), f.get("torch", ""))
+    return f.get("torch", "") if profile == "torch" else f.get("numpy", "")
 
 
 def section_title(f):
@@ -124,7 +126,7 @@ def _row(doc, f, md):
     the section's heading starts with the id: GitHub's anchors would be the whole name)."""
     c = doc["_by_id"].get(f["smallest"])
     return [f["id"] if md else Link(f["id"], "#" + f["id"].lower()), "%s (%s)" % (num(f["count"]), known_text(f)),
-            cut(f["name"]), Code(f["smallest"]), Code(cut(target_did(c))), Code(cut(reference(f))),
+            cut(f["name"]), Code(f["smallest"]), Code(cut(target_did(c))), Code(cut(reference(f, doc["profile"]))),
             rule_list(f["rules"])]
 
 
@@ -216,8 +218,7 @@ def finding_blocks(doc, f, cap):
         rule_list(f["rules"]) or "-"), Code(f["smallest"])]
     if c is not None:
         parts += [" (", Code("%s:%s" % (c["file"], c["line"])), "): the target did ", Code(cut(target_did(c), 300))]
-    same = f.get("numpy") == f.get("torch")
-    parts += ["; NumPy and torch: " if same else "; ", Code(cut(reference(f), 300)), "."]
+    parts += ["; " if f.get("divergent") else "; NumPy and torch: ", Code(cut(reference(f, doc["profile"]), 300)), "."]
     if f.get("case_comments"):
         parts += [" The case file says: ", cut(" ".join(f["case_comments"]), 300), "."]
     if f.get("known_reason"):

@@ -238,7 +238,8 @@ def _case_files(paths):
 def _findings(run, kept_by_id):
     """bcast-run's findings with what the reports add: for a failure, what NumPy and
     torch do on its smallest case (from the case file), the case file's comments on it,
-    how many are new and the most common known reason; for a declared limit, the skip
+    how many are new and the most common known reason (numpy, torch, divergent,
+    case_comments, new, known_reason); for a declared limit, the skip
     reasons it covers and, with --probe-limits, what the probed cases did."""
     findings = [{k: f.get(k) for k in FINDING_KEYS} for f in run.get("findings", [])]
     smallest = [kept_by_id[f["smallest"]] for f in findings
@@ -264,7 +265,7 @@ def _findings(run, kept_by_id):
         c = kept_by_id.get(f["smallest"])
         case = files.get(c["file"], {}).get(c["id"]) if c else None
         missing = "(case not found in %s)" % (c or {}).get("file")
-        f["numpy"], f["torch"] = casefile.reference(case) if case else (missing, missing)
+        f["numpy"], f["torch"], f["divergent"] = casefile.reference(case) if case else (missing, missing, False)
         f["case_comments"] = case["comments"] if case else []
         reasons = {}
         for cid in f["cases"]:

@@ -96,6 +96,8 @@ def test_render_broken_target(tmp):
     kept = [f for f in res["findings"] if f["kind"] == "failure"]
     check(kept and kept[0]["cases"] == run["findings"][0]["cases"] and kept[0]["numpy"]
           and kept[0]["numpy"] in md, "results.json keeps the findings, with what NumPy does on the smallest case")
+    check(kept and kept[0]["divergent"] and "`NumPy: %s; torch: %s`" % (kept[0]["numpy"], kept[0]["torch"]) in md,
+          "a divergent smallest case shows what NumPy and what torch do")
     check(all(r_ in md for c in fails for r_ in c["rules"]), "the rules the failures break")
     check("duration" not in read(os.path.join(out, "wrong_shape", "results.json")), "no durations in results.json")
     check(not re.search(r"<script|<link|src=|href=\"http|url\(", ht), "the HTML needs no external asset or script")
@@ -343,6 +345,10 @@ def test_known_crash_counts(tmp):
     check("| 30/0/1/0/0/0 (1 known) |" in idx, "the index counts the known crash as a crash: " +
           [l for l in idx.split("\n") if l.startswith("| crash")][0])
     check("## Findings: 1 root cause of 1 failure (all known)" in md, "the finding is known")
+    f = res["findings"][0]
+    row = [l for l in md.split("\n") if l.startswith("| F1 |")]
+    check(not f["divergent"] and f["numpy"].startswith("i32 (3,2,3) [") and row and "`%s`" % f["numpy"] in row[0]
+          and "NumPy: " not in row[0], "a case NumPy and torch agree on shows their one answer: %s" % row)
 
 
 def test_notes(tmp):
