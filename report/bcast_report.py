@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import casefile            # noqa: E402
 import edge_cases          # noqa: E402
 import index_report        # noqa: E402
+import notes               # noqa: E402
 import runs                # noqa: E402
 import target_report       # noqa: E402
 
@@ -37,12 +38,26 @@ def write_text(path, text):
     os.replace(tmp, path)
 
 
+def check_writable(out_dir, name):
+    """Fail (RunError naming the directory) unless a file can be created in out_dir/name
+    and in out_dir (the index): checked before a run, so a long run is never lost."""
+    for d in (os.path.join(out_dir, name), out_dir):
+        try:
+            os.makedirs(d, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=d, prefix=".write-check-")
+            os.close(fd)
+            os.remove(probe)
+        except OSError as err:
+            raise runs.RunError("cannot write the report into %s (%s): fix the directory, or choose another "
+                                "with --out-dir; nothing was run" % (d, err.strerror or err))
+
+
 def write_target(out_dir, doc, command):
     """reports/NAME/{results.json,index.md,index.html} from a normalised doc."""
     d = os.path.join(out_dir, doc["name"])
     os.makedirs(d, exist_ok=True)
     runs.write_json(os.path.join(d, "results.json"), doc)
-    md, ht = target_report.render(doc, command)
+    md, ht = target_report.render(doc, command, notes.load_explore(d))
     write_text(os.path.join(d, "index.md"), md)
     write_text(os.path.join(d, "index.html"), ht)
     print("report: wrote %s/index.md, index.html, results.json" % d)
@@ -58,41 +73,47 @@ def write_index(out_dir):
 
 def resolve(args, target):
     """(name, .so path, target-arg as written, target-arg expanded, expectations, needs,
-    per-case timeout or None) for a registry name or a .so path (the name is then the
-    file's base name). --expectations and --timeout override the registry's columns."""
+    per-case timeout or None, notes) for a registry name or a .so path (the name is then
+    the file's base name). --expectations, --timeout and --notes override the registry's
+    columns; notes defaults to FINDINGS.md beside the expectations file."""
     if "/" not in target and not target.endswith(".so"):
         for e in runs.read_registry(args.registry):
             if e["name"] == target:
+                expect = args.expectations or e["expectations"]
+                given = getattr(args, "notes", "")
                 return (e["name"], os.path.join(args.build, e["so"]), e["arg"],
-                        runs.expand_arg(e["arg"], args.python, args.build),
-                        args.expectations or e["expectations"], e["needs"],
-                        args.timeout if args.timeout is not None else e["timeout"])
+                        runs.expand_arg(e["arg"], args.python, args.build), expect, e["needs"],
+                        args.timeout if args.timeout is not None else e["timeout"],
+                        runs.notes_path(given or e["notes"], expect,
+                                        "--notes" if given else e["line"] + " (notes column)"))
         raise runs.RunError("%s: no target named %r (use a .so path, or add a line to the registry)"
                             % (args.registry, target))
     name = os.path.basename(target)
     name = name[:-3] if name.endswith(".so") else name
     arg = args.target_arg or ""
-    return (name, target, arg, runs.expand_arg(arg, args.python, args.build), args.expectations or "", [],
-            args.timeout)
+    expect = args.expectations or ""
+    return (name, target, arg, runs.expand_arg(arg, args.python, args.build), expect, [],
+            args.timeout, runs.notes_path(getattr(args, "notes", ""), expect, "--notes"))
 
 
 def run_one(args, target, out_dir, command):
     """Run and report one target; return bcast-run's exit status (0 or 1).
     command (None: derived from target) is the regenerating command the report names."""
-    name, so, arg_written, arg, expect, _, timeout = resolve(args, target)
+    name, so, arg_written, arg, expect, _, timeout, notes_file = resolve(args, target)
     if command is None:      # the same words whichever make target ran, for reports-check
         command = "make report TARGET=%s" % target
         if "/" not in target and not target.endswith(".so"):
             command += "` or `make reports"
     if not os.path.exists(so):
         raise runs.RunError("%s: not built (run `make` first, or check the target's build messages)" % so)
+    check_writable(out_dir, name)
     print("report: %s (%s)" % (name, so))
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "run.json")
         status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout)
         with open(raw, encoding="utf-8") as fh:
             run = json.load(fh)
-    doc = runs.normalise(run, name, arg_written, expect, args.runner)
+    doc = runs.normalise(run, name, arg_written, expect, args.runner, notes_file)
     write_target(out_dir, doc, command)
     return status
 
@@ -104,8 +125,7 @@ def cmd_target(args):
 
 
 def cmd_all(args):
-    """Every registered target whose .so is built and whose needs are met (Debian
-    packages installed, make:TARGET steps run: runs.missing_needs);
+    """Every registered target whose .so is built and whose packages are installed;
     fails (1) when any run has unexpected failures (bcast-run exit 1) or cannot run."""
     bad = []
     for e in runs.read_registry(args.registry):
@@ -134,8 +154,9 @@ def cmd_all(args):
 def cmd_render(args):
     with open(args.run_json, encoding="utf-8") as fh:
         run = json.load(fh)
-    doc = runs.normalise(run, args.name, args.target_arg or "", args.expectations or "",
-                         args.runner if args.one_liners else None)
+    expect = args.expectations or ""
+    doc = runs.normalise(run, args.name, args.target_arg or "", expect,
+                         args.runner if args.one_liners else None, runs.notes_path(args.notes, expect, "--notes"))
     write_target(args.out_dir, doc, args.command)
     write_index(args.out_dir)
     return 0
@@ -223,8 +244,11 @@ def main(argv):
             p.add_argument("--timeout", default=None, type=timeout_arg,
                            help="per-case seconds for bcast-run (default: the registry's column)")
 
+    notes_help = "the target's FINDINGS.md (default: the registry's notes column, else FINDINGS.md beside " \
+                 "the expectations file)"
     p = sub.add_parser("target")
     common(p)
+    p.add_argument("--notes", default="", help=notes_help)
     p.add_argument("--target", required=True)
     p.add_argument("--gate", action="store_true", help="exit 1 when bcast-run finds unexpected failures")
     p = sub.add_parser("all")
@@ -235,6 +259,7 @@ def main(argv):
     p.add_argument("--semantics", default="docs/semantics.md")
     p = sub.add_parser("render")
     common(p)
+    p.add_argument("--notes", default="", help=notes_help)
     p.add_argument("--run-json", required=True)
     p.add_argument("--name", required=True)
     p.add_argument("--command", default="bcast_report.py render")

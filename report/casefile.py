@@ -2,12 +2,16 @@
 
 Only what the reports show is kept: id, suite, tags, rules, op, mode, source,
 attrs, each arg's name/dtype/shape/strides, each expectation (profile, ok or
-error, dtype, shape, class) and the oracles' messages. Data lines are skipped:
-the runner (bcast-run), not the reports, checks values.
+error, dtype, shape, class, and the first few expected values), the oracles'
+messages and the comment lines inside the record. Other data lines are
+skipped: the runner (bcast-run), not the reports, checks values.
 """
 
 import glob
 import os
+import struct
+
+PREVIEW = 8               # values shown per result, as bcast-run's summaries show them
 
 
 class CaseFileError(Exception):
@@ -42,13 +46,18 @@ def read_file(path):
     if not lines or lines[0] != "bcast-cases 1":
         raise CaseFileError("%s:1: not a bcast-cases 1 file (first line %r)"
                             % (path, lines[0][:40] if lines else ""))
-    cases, cur, version = [], None, ""
+    cases, cur, version, key = [], None, "", ""
     for no, line in enumerate(lines[1:], start=2):
         if line.startswith("# case-set "):
             version = line[len("# case-set "):].strip()
             continue
-        if not line or line.startswith("#"):
+        if not line:
             continue
+        if line.startswith("#"):
+            if cur is not None:
+                cur["comments"].append(line[1:].strip())
+            continue
+        prev = key
         key, _, rest = line.partition(" ")
         if key == "case":
             if cur is not None:
@@ -56,7 +65,7 @@ def read_file(path):
                                     % (path, no, rest))
             cur = {"id": rest, "suite": "", "tags": [], "rules": [], "op": "", "mode": "value",
                    "source": [], "attrs": {}, "args": [], "expects": [], "messages": {},
-                   "file": path, "line": no}
+                   "comments": [], "file": path, "line": no}
         elif cur is None:
             raise CaseFileError("%s:%d: %r outside a case record" % (path, no, key))
         elif key == "end":
@@ -87,6 +96,10 @@ def read_file(path):
         elif key == "message":
             lib, _, text = rest.partition(" ")
             cur["messages"][lib] = text
+        elif key in ("values", "digest") and prev == "expect" and cur["expects"][-1]["kind"] == "ok":
+            # the expectation's data line: keep a preview (None for a digest)
+            # (at most PREVIEW + 1 tokens, the last one then standing for "more")
+            cur["expects"][-1]["values"] = [t for t in rest.split(" ", PREVIEW) if t] if key == "values" else None
         elif key in ("values", "pattern", "digest"):
             pass
         else:
@@ -102,3 +115,45 @@ def expectation(case, profile):
         if e["profile"] in ("*", profile):
             return e
     return None
+
+
+def _format_value(token, dtype):
+    """One case-file value as bcast-run prints it (%.9g for f32, %.17g for f64, integers as is)."""
+    if dtype not in ("f32", "f64"):
+        return token
+    x = float.fromhex(token) if "0x" in token.lower() else float(token)
+    if x != x:
+        return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    if dtype == "f32":
+        x = struct.unpack("<f", struct.pack("<f", x))[0]
+        return "%.9g" % x
+    return "%.17g" % x
+
+
+def describe(expect, message=""):
+    """An expectation as bcast-run summarises results: 'f32 (2,3) [1, 2, ...]',
+    'f32 (2,3) digest' or 'error CLASS: message'."""
+    if expect is None:
+        return "(no expectation)"
+    if expect["kind"] == "error":
+        return "error %s%s" % (expect["class"], ": " + message if message else "")
+    if expect["dtype"] == "-":
+        return "- %s" % expect["shape"]
+    vals = expect.get("values")
+    if vals is None:
+        return "%s %s%s" % (expect["dtype"], expect["shape"], " digest" if "values" in expect else "")
+    shown = [_format_value(v, expect["dtype"]) for v in vals[:PREVIEW]]
+    more = ", ..." if len(vals) > PREVIEW else ""
+    return "%s %s [%s%s]" % (expect["dtype"], expect["shape"], ", ".join(shown), more)
+
+
+def reference(case):
+    """What NumPy and torch do on the case, from its expectations and the oracles'
+    messages: (numpy, torch, divergent), numpy and torch as describe() gives them;
+    divergent when the two profiles expect different outcomes (the messages of a
+    shared error expectation may still differ)."""
+    np_e, th_e = expectation(case, "numpy"), expectation(case, "torch")
+    return (describe(np_e, case["messages"].get("numpy", "")), describe(th_e, case["messages"].get("torch", "")),
+            np_e is not th_e)

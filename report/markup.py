@@ -1,12 +1,16 @@
 """markup.py - one small document model rendered both as Markdown and as one self-contained HTML page.
 
 A document is a list of blocks built with the helpers below. Table cells are
-plain text, Code(text) (monospace) or Heat(rate, text) (a heat-map cell:
-colour in HTML, a coloured square in Markdown). The HTML has no scripts and
-no external assets, so it renders offline and cannot raise script errors.
+plain text, Code(text) (monospace), Link(text, href) or Heat(rate, text) (a
+heat-map cell: colour in HTML, a coloured square in Markdown). A markdown()
+block is a hand-written Markdown file (a target's FINDINGS.md): copied with
+its headings demoted, and converted for HTML by a small converter (headings,
+paragraphs, lists, tables, code). The HTML has no scripts and no external
+assets, so it renders offline and cannot raise script errors.
 """
 
 import html
+import re
 
 
 class Code:
@@ -22,6 +26,13 @@ class Link:
     def __init__(self, text, href):
         self.text = text
         self.href = href
+
+
+class Bold:
+    """Inline bold text (in a text() paragraph)."""
+
+    def __init__(self, text):
+        self.text = text
 
 
 class Heat:
@@ -47,6 +58,12 @@ def para(text):
     return ("p", text)
 
 
+def text(parts):
+    """A paragraph of inline parts (str, Code, Bold, Link), each escaped for its format:
+    for text that is not Markdown already (case ids, messages, reasons)."""
+    return ("text", parts)
+
+
 def code_block(text):
     return ("pre", text)
 
@@ -63,19 +80,31 @@ def details(summary, blocks):
     return ("details", summary, blocks)
 
 
+def markdown(text, demote=2):
+    """A hand-written Markdown document, its headings `demote` levels lower (at most h6)."""
+    return ("md", text, demote)
+
+
 # --- Markdown ---------------------------------------------------------------
 
-def _md_inline(x):
-    """A cell or item as Markdown: text escaped for tables, code in backticks."""
+def _md_inline(x, cell=True):
+    """A cell or inline part as Markdown: text escaped, code in backticks; cell: in a
+    table, where '|' must be escaped (outside tables an escaped '|' would show its '\\')."""
     if isinstance(x, Code):
-        t = x.text.replace("|", "\\|").replace("\n", " ")
+        t = x.text.replace("\n", " ")
+        if cell:
+            t = t.replace("|", "\\|")
         fence = "``" if "`" in t else "`"
         return "%s%s%s" % (fence, t if fence == "`" else " " + t + " ", fence) if t else ""
     if isinstance(x, Link):
         return "[%s](%s)" % (x.text.replace("]", "\\]"), x.href)
     if isinstance(x, Heat):
         return "%s %s" % (_square(x.rate), x.text) if x.rate is not None else x.text
-    t = str(x).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    if isinstance(x, Bold):
+        return "**%s**" % _md_inline(x.text, cell)
+    t = str(x).replace("\\", "\\\\").replace("\n", " ")
+    if cell:
+        t = t.replace("|", "\\|")
     for ch in "`*_<>[]":
         t = t.replace(ch, "\\" + ch)
     return t
@@ -107,6 +136,9 @@ def _md_blocks(blocks, out):
         elif kind == "p":
             out.append(b[1])      # paragraphs are written as Markdown already
             out.append("")
+        elif kind == "text":
+            out.append("".join(_md_inline(x, cell=False) for x in b[1]))
+            out.append("")
         elif kind == "pre":
             fence = "````" if "```" in b[1] else "```"
             out.append(fence)
@@ -130,6 +162,14 @@ def _md_blocks(blocks, out):
             _md_blocks(b[2], out)
             out.append("</details>")
             out.append("")
+        elif kind == "md":
+            fence = False
+            for line in b[1].rstrip("\n").split("\n"):
+                if line.startswith("```"):
+                    fence = not fence
+                m = None if fence else re.match(r"^(#{1,6}) ", line)
+                out.append("#" * min(6, len(m.group(1)) + b[2]) + line[len(m.group(1)):] if m else line)
+            out.append("")
 
 
 # --- HTML -------------------------------------------------------------------
@@ -149,6 +189,10 @@ table.heat td{text-align:center;padding:.2em .25em}
 table.heat th.row{text-align:left;white-space:nowrap}
 table.heat th{writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;padding:.3em .15em}
 table.heat th.row{writing-mode:horizontal-tb;transform:none}
+td code{overflow-wrap:anywhere}
+table.findings{width:100%}
+table.findings td{max-width:30em}
+table.findings td:nth-child(3){min-width:18em}
 details{margin:.3em 0}
 summary{cursor:pointer}
 .summary td.num{text-align:right;font-weight:bold}
@@ -171,6 +215,8 @@ def _html_inline(x):
         return '<a href="%s">%s</a>' % (html.escape(x.href), html.escape(x.text))
     if isinstance(x, Heat):
         return html.escape(x.text)
+    if isinstance(x, Bold):
+        return "<b>%s</b>" % html.escape(x.text)
     return html.escape(str(x))
 
 
@@ -206,6 +252,8 @@ def _html_blocks(blocks, out):
             out.append("<h%d%s>%s</h%d>" % (b[1], anchor, html.escape(b[2]), b[1]))
         elif kind == "p":
             out.append("<p>%s</p>" % _html_para(b[1]))
+        elif kind == "text":
+            out.append("<p>%s</p>" % "".join(_html_inline(x) for x in b[1]))
         elif kind == "pre":
             out.append("<pre>%s</pre>" % html.escape(b[1].rstrip("\n")))
         elif kind == "ul":
@@ -231,3 +279,73 @@ def _html_blocks(blocks, out):
             out.append("<details><summary>%s</summary>" % html.escape(b[1]))
             _html_blocks(b[2], out)
             out.append("</details>")
+        elif kind == "md":
+            _md_to_html(b[1], b[2], out)
+
+
+def _html_inline_md(text):
+    """Inline Markdown of a hand-written file as HTML: `code`, **bold**, and links
+    shown as 'text (target)' (no href: the report links to nothing outside itself)."""
+    parts = text.split("`")
+    out = []
+    for i, p in enumerate(parts):
+        if i % 2:
+            out.append("<code>%s</code>" % html.escape(p))
+            continue
+        p = re.sub(r"\[([^\]]*)\]\(([^)]*)\)", r"\1 (\2)", p)
+        segs = html.escape(p).split("**")
+        out.append("".join(("<b>%s</b>" % x) if j % 2 else x for j, x in enumerate(segs)))
+    return "".join(out)
+
+
+def _md_cells(line):
+    """The cells of a Markdown table row ('| a | b |'), with escaped pipes kept."""
+    cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+    return [c.strip().replace("\\|", "|") for c in cells]
+
+
+def _md_to_html(text, demote, out):
+    """A small Markdown-to-HTML converter for hand-written notes: ATX headings,
+    fenced code, tables, '-'/'*' lists and paragraphs; anything else is a paragraph."""
+    lines = text.rstrip("\n").split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+        elif line.startswith("```"):
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            out.append("<pre>%s</pre>" % html.escape("\n".join(lines[i + 1:j])))
+            i = j + 1
+        elif re.match(r"^#{1,6} ", line):
+            level = min(6, len(line.split(" ", 1)[0]) + demote)
+            out.append("<h%d>%s</h%d>" % (level, _html_inline_md(line.split(" ", 1)[1].strip()), level))
+            i += 1
+        elif line.lstrip().startswith("|"):
+            j = i
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                j += 1
+            rows = [_md_cells(r) for r in lines[i:j] if not re.match(r"^\s*\|[\s:|-]*\|\s*$", r)]
+            out.append("<table>")
+            for k, r in enumerate(rows):
+                tag = "th" if k == 0 else "td"
+                out.append("<tr>" + "".join("<%s>%s</%s>" % (tag, _html_inline_md(c), tag) for c in r) + "</tr>")
+            out.append("</table>")
+            i = j
+        elif re.match(r"^\s*[-*] ", line):
+            items = []
+            while i < len(lines) and lines[i].strip() and not lines[i].lstrip().startswith("|"):
+                if re.match(r"^\s*[-*] ", lines[i]):
+                    items.append(lines[i].lstrip()[2:])
+                else:
+                    items[-1] += " " + lines[i].strip()
+                i += 1
+            out.append("<ul>" + "".join("<li>%s</li>" % _html_inline_md(t) for t in items) + "</ul>")
+        else:
+            j = i
+            while j < len(lines) and lines[j].strip() and not re.match(r"^(#{1,6} |```|\s*\||\s*[-*] )", lines[j]):
+                j += 1
+            out.append("<p>%s</p>" % _html_inline_md(" ".join(l.strip() for l in lines[i:j])))
+            i = j

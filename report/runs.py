@@ -12,7 +12,9 @@ import os
 import re
 import subprocess
 
-RESULTS_SCHEMA = "bcast-report-result 1"
+import casefile
+
+RESULTS_SCHEMA = "bcast-report-result 2"
 NOT_PASSING = ("fail", "crash", "timeout", "violation")
 FAULT_ADDRESS = re.compile(r"fault at 0x[0-9a-f]+")
 # An expectations reason starting with this marks a case whose outcome is stable but
@@ -25,12 +27,12 @@ VALUES_TAIL = re.compile(r" \[[^\[\]]*\]$")
 VARYING = " [values vary from run to run; see the known reason]"
 # A reason starting with this marks a case whose outcome itself varies: the library
 # returns memory it never wrote (ONNX Runtime's MatMul with K = 0), which is wrong
-# in most runs and happens to equal NumPy's result in some. The report records the
-# case as the expected failure it is, whichever way this run went (a pass, an xpass
-# or an xfail), with the run's details replaced by fixed text; a crash or a timeout
-# is still reported as such. The reason must say what was observed and why.
+# in most runs and happens to equal NumPy's result in some. bcast-run counts such a
+# case as the known failure it is whichever way the run went (docs/runner.md); the
+# report replaces the run's details with fixed text. A crash or a timeout is still
+# reported as such. The reason must say what was observed and why.
 NONDETERMINISTIC_OUTCOME = "[nondeterministic outcome]"
-VARYING_OUTCOME = {"outcome": "xfail", "actual_outcome": "varies", "expected": "", "first_mismatch": "",
+VARYING_OUTCOME = {"expected": "", "first_mismatch": "", "diff": "",
                    "actual": "(wrong values or a pass: varies from run to run; see the known reason)",
                    "reason": "the outcome varies from run to run; see the known reason",
                    "error_class": "", "error_message": ""}
@@ -40,7 +42,9 @@ class RunError(Exception):
     """A target the reports cannot run; the message says what and how to fix it."""
 
 
-REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout")
+REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout", "notes")
+# The notes column is optional: lines with the first six columns only are accepted.
+REGISTRY_REQUIRED = 6
 # A needs entry "make:TARGET" is no Debian package but what `make TARGET` installs
 # into the source tree; the file it leaves there (relative to the repository root)
 # says whether it ran. js-bridges: npm's record of a finished `npm ci` in targets/js.
@@ -61,8 +65,9 @@ def parse_timeout(text, where):
 
 
 def read_registry(path):
-    """The registry's lines as dicts (name, so, arg, expectations, needs, timeout),
-    in file order. '-' columns become '' ([] for needs, None for timeout)."""
+    """The registry's lines as dicts (name, so, arg, expectations, needs, timeout, notes,
+    line), in file order. '-' columns become '' ([] for needs, None for timeout); a
+    line without the 7th column has notes ''."""
     entries = []
     with open(path, encoding="utf-8") as fh:
         for no, line in enumerate(fh, start=1):
@@ -70,10 +75,11 @@ def read_registry(path):
             if not line.strip() or line.startswith("#"):
                 continue
             f = line.split("\t")
-            if len(f) != len(REGISTRY_COLUMNS):
-                raise RunError("%s:%d: expected %d tab-separated columns (%s), got %d"
-                               % (path, no, len(REGISTRY_COLUMNS), ", ".join(REGISTRY_COLUMNS), len(f)))
-            f = [x.strip() for x in f]
+            if len(f) not in (REGISTRY_REQUIRED, len(REGISTRY_COLUMNS)):
+                raise RunError("%s:%d: expected %d or %d tab-separated columns (%s[, %s]), got %d"
+                               % (path, no, REGISTRY_REQUIRED, len(REGISTRY_COLUMNS),
+                                  ", ".join(REGISTRY_COLUMNS[:REGISTRY_REQUIRED]), REGISTRY_COLUMNS[-1], len(f)))
+            f = [x.strip() for x in f] + ["-"] * (len(REGISTRY_COLUMNS) - len(f))
             timeout = parse_timeout(f[5], "%s:%d" % (path, no))
             f = ["" if x == "-" else x for x in f]
             for need in f[4].split(","):
@@ -81,8 +87,25 @@ def read_registry(path):
                     raise RunError("%s:%d: needs column: unknown %r (make targets known: %s)"
                                    % (path, no, need, ", ".join(sorted(MAKE_NEEDS))))
             entries.append({"name": f[0], "so": f[1], "arg": f[2], "expectations": f[3],
-                            "needs": [p for p in f[4].split(",") if p], "timeout": timeout})
+                            "needs": [p for p in f[4].split(",") if p], "timeout": timeout,
+                            "notes": f[6], "line": "%s:%d" % (path, no)})
     return entries
+
+
+def notes_path(notes, expectations, where):
+    """The target's FINDINGS.md: `notes` when given (it must exist: the error names
+    `where`, the registry line or option that gave it), else FINDINGS.md beside the
+    expectations file when there is one, else ''."""
+    if notes:
+        if not os.path.isfile(notes):
+            raise RunError("%s: notes file %s does not exist (give a path to the target's FINDINGS.md, or -)"
+                           % (where, notes))
+        return notes
+    if expectations:
+        guess = os.path.join(os.path.dirname(expectations), "FINDINGS.md")
+        if os.path.isfile(guess):
+            return guess
+    return ""
 
 
 def missing_packages(packages):
@@ -176,69 +199,145 @@ def _parse_show(text, wanted, found):
 
 CASE_KEYS = ("id", "suite", "tags", "rules", "op", "mode", "dtypes", "shapes", "strides",
              "outcome", "actual_outcome", "reason", "known_reason", "expected", "actual",
-             "first_mismatch", "error_class", "error_message", "file", "line")
+             "first_mismatch", "error_class", "error_message", "file", "line",
+             "failure", "detail", "diff", "stderr_tail", "features", "probed", "limit", "finding")
+FINDING_KEYS = ("id", "kind", "name", "signature", "count", "known", "smallest", "ops", "dtypes",
+                "rules", "outcomes", "shrunk", "cases")
+# Text a target printed (a crash's stderr tail) may hold pointers and process ids
+# that change with every run; they are replaced so results.json stays reproducible.
+HEX_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
+SANITIZER_PID = re.compile(r"==[0-9]+==")
 
 
-def steady_outcomes(run):
-    """(cases, totals) of bcast-run's JSON `run` with each case marked
-    NONDETERMINISTIC_OUTCOME that passed or was an expected failure recorded
-    as VARYING_OUTCOME, and the totals moved to match (bcast-run counts an
-    unexpected pass among `passed`, an expected failure only in
-    `expected_failures`)."""
-    totals = dict(run.get("totals", {}))
-    cases = []
-    for c in run["cases"]:
-        if (c.get("known_reason") or "").startswith(NONDETERMINISTIC_OUTCOME) and c["outcome"] in ("pass", "xpass", "xfail"):
-            if c["outcome"] != "xfail":
-                totals["passed"] = totals.get("passed", 0) - 1
-                totals["expected_failures"] = totals.get("expected_failures", 0) + 1
-                if c["outcome"] == "xpass":
-                    totals["unexpected_passes"] = totals.get("unexpected_passes", 0) - 1
-            c = dict(c, **VARYING_OUTCOME)
-        cases.append(c)
-    return cases, totals
+def limit_key(reason):
+    """The declared limit a skip reason names ('unsupported: dtype i16' -> 'dtypes'),
+    or None: the same mapping as bcast-run's limit findings (runner/findings.c,
+    limit_of), so probed cases can be counted under their limit."""
+    if not reason.startswith("unsupported: "):
+        return None
+    r = reason[len("unsupported: "):]
+    for prefix, key in (("op ", "ops"), ("dtype ", "dtypes"), ("result dtype ", "dtypes"),
+                        ("strided", "strided"), ("in-place", "inplace"), ("out=", "out")):
+        if r.startswith(prefix):
+            return key
+    return "max_rank" if "max_rank" in r else None
 
 
-def normalise(run, name, target_arg, expectations, runner):
-    """The reports' results.json from bcast-run's JSON `run`: target and
-    versions, totals, counts per suite/tag/op for the heat maps and the index,
-    and every case that did not simply pass or skip (with one-liners for the
-    failures). No durations, so two runs give the same bytes."""
-    cases, totals = steady_outcomes(run)
-    counts = {}
-    keep = []
-    for c in cases:
-        out = c["outcome"]
-        for dim, keys in (("suite", [c["suite"]]), ("tag", c["tags"])):
-            for k in keys:
-                cell = counts.setdefault(dim, {}).setdefault(k, {}).setdefault(c["op"], {})
-                cell[out] = cell.get(out, 0) + 1
-        if out not in ("pass", "skip"):
-            kept = {k: c.get(k) for k in CASE_KEYS}
+def _stable_case(c):
+    """One kept case: the fields the reports show, with what changes from run to run
+    (fault addresses, pointers and pids in stderr, [nondeterministic values]) replaced."""
+    kept = {k: c.get(k) for k in CASE_KEYS}
+    for k in ("reason", "actual", "detail", "stderr_tail"):
+        if isinstance(kept.get(k), str):
             # A fault address changes with every run (ASLR); the page it hit is what matters.
-            for k in ("reason", "actual"):
-                if isinstance(kept.get(k), str):
-                    kept[k] = FAULT_ADDRESS.sub("fault at <address>", kept[k])
-            if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC):
-                kept["actual"] = VALUES_TAIL.sub(VARYING, kept.get("actual") or "")
-                if kept.get("first_mismatch"):
-                    kept["first_mismatch"] = "(varies from run to run)"
-                if (kept.get("reason") or "").startswith("wrong values"):
-                    kept["reason"] = "wrong values (they vary from run to run; see the known reason)"
-            keep.append(kept)
+            kept[k] = FAULT_ADDRESS.sub("fault at <address>", kept[k])
+    kept["stderr_tail"] = SANITIZER_PID.sub("==<pid>==", HEX_ADDRESS.sub("0x<address>", kept["stderr_tail"] or ""))
+    if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC_OUTCOME) and kept.get("actual_outcome") in ("pass", "fail"):
+        kept.update(VARYING_OUTCOME)
+    if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC):
+        kept["actual"] = VALUES_TAIL.sub(VARYING, kept.get("actual") or "")
+        if kept.get("first_mismatch"):
+            kept["first_mismatch"] = "(varies from run to run)"
+        if kept.get("diff"):
+            kept["diff"] = "(varies from run to run)"
+        if (kept.get("reason") or "").startswith("wrong values"):
+            kept["reason"] = "wrong values (they vary from run to run; see the known reason)"
+    return kept
+
+
+def _count(counts, c):
+    """Adds case c to the heat-map cells of its suite and tags (by what happened: a known
+    crash counts as a crash; `known`: how many the expectations file listed; `probed`:
+    run only with --probe-limits, outside the target's claim)."""
+    for dim, keys in (("suite", [c["suite"]]), ("tag", c["tags"])):
+        for k in keys:
+            cell = counts.setdefault(dim, {}).setdefault(k, {}).setdefault(c["op"], {})
+            out = "probed" if c.get("probed") else c.get("actual_outcome") or c["outcome"]
+            cell[out] = cell.get(out, 0) + 1
+            if c["outcome"] == "xfail":
+                cell["known"] = cell.get("known", 0) + 1
+
+
+def _case_files(paths):
+    """{path: {id: case}} for the case files that exist (a missing file gives {})."""
+    found = {}
+    for path in sorted(paths):
+        try:
+            cases, _ = casefile.read_file(path)
+        except (OSError, casefile.CaseFileError):
+            cases = []
+        found[path] = {c["id"]: c for c in cases}
+    return found
+
+
+def _findings(run, kept_by_id):
+    """bcast-run's findings with what the reports add: for a failure, what NumPy and
+    torch do on its smallest case (from the case file), the case file's comments on it,
+    how many are new and the most common known reason (numpy, torch, divergent,
+    case_comments, new, known_reason); for a declared limit, the skip
+    reasons it covers and, with --probe-limits, what the probed cases did."""
+    findings = [{k: f.get(k) for k in FINDING_KEYS} for f in run.get("findings", [])]
+    smallest = [kept_by_id[f["smallest"]] for f in findings
+                if f["kind"] == "failure" and f["smallest"] in kept_by_id]
+    files = _case_files({c["file"] for c in smallest})
+    skips, probed = {}, {}
+    for c in run["cases"]:
+        why = c.get("limit") or "" if c.get("probed") else c["reason"] if c["actual_outcome"] == "skip" else ""
+        key = limit_key(why)
+        if key is None:
+            continue
+        skips.setdefault(key, {}).setdefault(why, 0)
+        skips[key][why] += 1
+        if c.get("probed"):
+            cell = probed.setdefault(key, {})
+            cell[c["actual_outcome"]] = cell.get(c["actual_outcome"], 0) + 1
+    for f in findings:
+        if f["kind"] == "limit":
+            reasons = skips.get(f["signature"], {})
+            f["excluded"] = [[r, reasons[r]] for r in sorted(reasons, key=lambda r: (-reasons[r], r))]
+            f["probed"] = probed.get(f["signature"], {})
+            continue
+        c = kept_by_id.get(f["smallest"])
+        case = files.get(c["file"], {}).get(c["id"]) if c else None
+        missing = "(case not found in %s)" % (c or {}).get("file")
+        f["numpy"], f["torch"], f["divergent"] = casefile.reference(case) if case else (missing, missing, False)
+        f["case_comments"] = case["comments"] if case else []
+        reasons = {}
+        for cid in f["cases"]:
+            r = kept_by_id[cid]["known_reason"] if cid in kept_by_id else ""
+            if r:
+                reasons[r] = reasons.get(r, 0) + 1
+        f["known_reason"] = sorted(reasons, key=lambda r: (-reasons[r], r))[0] if reasons else ""
+        f["new"] = f["count"] - f["known"]
+    return findings
+
+
+def normalise(run, name, target_arg, expectations, runner, notes=""):
+    """The reports' results.json (schema 2) from bcast-run's JSON `run`: target and
+    versions, totals (by what happened, and the known part), counts per suite/tag/op
+    for the heat maps and the index, the findings with their full case lists, every
+    case that did not simply pass or skip (with one-liners for new failures and each
+    finding's smallest case), and the unmatched expectations. notes: the target's
+    FINDINGS.md ('' for none). No durations, so two runs give the same bytes."""
+    counts, keep, skips = {}, [], {}
+    for c in run["cases"]:
+        _count(counts, c)
+        if c["outcome"] == "skip":
+            skips[c["reason"]] = skips.get(c["reason"], 0) + 1
+        elif c["outcome"] != "pass":
+            keep.append(_stable_case(c))
+    kept_by_id = {c["id"]: c for c in keep}
+    findings = _findings(run, kept_by_id)
     by_file = {}
-    for c in keep:
-        if c["outcome"] in NOT_PASSING:
-            by_file.setdefault(c["file"], set()).add(c["id"])
+    wanted = [c for c in keep if c["outcome"] in NOT_PASSING]
+    wanted += [kept_by_id[f["smallest"]] for f in findings if f["kind"] == "failure" and f["smallest"] in kept_by_id]
+    for c in wanted:
+        by_file.setdefault(c["file"], set()).add(c["id"])
     lines = one_liners(runner, by_file) if runner else {}
     for c in keep:
         ol = lines.get(c["id"], {})
         c["numpy_repro"] = ol.get("numpy", "")
         c["torch_repro"] = ol.get("torch", "")
-    skips = {}
-    for c in run["cases"]:
-        if c["outcome"] == "skip":
-            skips[c["reason"]] = skips.get(c["reason"], 0) + 1
     return {
         "schema": RESULTS_SCHEMA,
         "name": name,
@@ -248,10 +347,13 @@ def normalise(run, name, target_arg, expectations, runner):
         "target": run.get("target", {}),
         "target_arg": target_arg,
         "expectations": expectations,
+        "notes": notes,
         "complete": run.get("complete", True),
-        "totals": totals,
+        "totals": run.get("totals", {}),
         "counts": counts,
         "skip_reasons": skips,
+        "findings": findings,
+        "unmatched_expectations": run.get("unmatched_expectations", []),
         "cases": keep,
     }
 

@@ -1,42 +1,36 @@
 """target_report.py - one target's conformance report (index.md, index.html) from its normalised results.json.
 
-Sections: target and versions, summary counts, a heat map of pass rate
-(rows: suites, then tags; columns: ops), every failure grouped by cause
-(case id, shapes, strides, expected vs actual, first mismatch, rules and the
-NumPy/torch one-liners of `bcast-run show`), expected failures, unexpected
-passes and skips.
+Sections, findings first: the findings table (one root cause a row: size,
+smallest case, what the target did, what NumPy and torch do, rules), the
+declared limits, the target's own notes (FINDINGS.md, the expectations file's
+header), Explore (a place for exploration results), then the target and its
+versions, the summary (counts by what happened: a known crash is a crash),
+a heat map of pass rate (rows: suites, then tags; columns: ops), each
+finding with its cases, probed cases, unexpected passes, unmatched
+expectations and skips. index.md stays under MD_MAX_LINES lines: it lists at
+most MD_CASES cases per finding (fewer if needed); index.html has them all.
 """
 
-import re
-import shlex
+import findings_view as fv
+import notes
+from markup import Code, Heat, heading, para, table, text, to_html, to_markdown
 
-from markup import Code, Heat, code_block, details, heading, para, table, to_html, to_markdown
-
-ORDER = ("pass", "fail", "skip", "crash", "timeout", "violation", "xfail", "xpass")
-MD_DETAILED = 25          # per cause, in Markdown; the rest go in a compact table (size limits of code hosts)
-REPRO_MAX = 3000          # longer one-liners are cut; `bcast-run show ID` prints them whole
-
-
-def cause(c):
-    """The failure's cause: its outcome and reason with the case-specific parts
-    (shapes, indices, values, messages) removed, so like failures group together."""
-    r = c["reason"] or c["outcome"]
-    r = re.sub(r"^(unexpected error [a-z-]+): .*$", r"\1", r)
-    r = re.sub(r"^(wrong error class: expected [a-z-]+, got [a-z-]+) \(.*\)$", r"\1", r)
-    r = re.sub(r"^wrong values.*?: first mismatch.*$", "wrong values", r)
-    r = re.sub(r"^(wrong shape): .*$", r"\1", r)
-    r = re.sub(r"\(arg [^)]*\)", "(arg ...)", r)
-    r = re.sub(r"\([-0-9,]*\)", "(...)", r)
-    r = re.sub(r"\b\d+\b", "N", r)
-    return "%s: %s" % (c["outcome"], r[:120])
+MD_MAX_LINES = 600
+MD_CASES = 10             # cases per finding in index.md when it fits
+# (cases per finding, lines of other lists) tried in turn until index.md fits MD_MAX_LINES
+MD_LADDER = ((MD_CASES, 10), (5, 10), (3, 5), (1, 5), (0, 3), (0, 0))
+OUTCOMES = (("pass", "passed", "pass"), ("fail", "failed", "fail"), ("crash", "crashed", "crash"),
+            ("violation", "violations", "memory violation"), ("timeout", "timed_out", "timeout"),
+            ("skip", "skipped", "skip"))
 
 
 def _rate(cell):
-    """Pass rate of one heat-map cell, skips excluded; None when nothing ran."""
-    ran = sum(n for o, n in cell.items() if o != "skip")
+    """Pass rate of one heat-map cell (counts by what happened), skips and probed cases
+    excluded; None when nothing ran. `known` counts are a subset, not an outcome."""
+    ran = sum(n for o, n in cell.items() if o not in ("skip", "known", "probed"))
     if ran == 0:
         return None, ("skip" if cell else "")
-    ok = cell.get("pass", 0) + cell.get("xpass", 0)
+    ok = cell.get("pass", 0)
     pct = 100.0 * ok / ran
     label = "100" if ok == ran else ("%d" % int(pct) if pct >= 1 or ok == 0 else "<1")
     return ok / ran, label + "%"
@@ -63,54 +57,79 @@ def heat_map(counts):
     return ops, rows
 
 
-def _failure_blocks(c):
-    """One failure: a fields table and the one-liners."""
-    rows = [["case", Code(c["id"])],
-            ["op, mode", "%s, %s" % (c["op"], c["mode"])],
-            ["shapes", Code(" ".join(c["shapes"]))],
-            ["strides", Code(" ".join(c["strides"]))],
-            ["dtypes", Code(" ".join(c["dtypes"]))],
-            ["rules", " ".join(c["rules"])],
-            ["reason", Code(c["reason"])],
-            ["expected", Code(c["expected"])],
-            ["actual", Code(c["actual"] or (("error %s: %s" % (c["error_class"], c["error_message"]))
-                                            if c["error_class"] else ""))]]
-    if c["first_mismatch"]:
-        rows.append(["first mismatch", Code(c["first_mismatch"])])
-    rows.append(["case file", Code("%s:%s" % (c["file"], c["line"]))])
-    blocks = [table(["field", "value"], rows)]
-    repro = []
-    for lib, key in (("NumPy", "numpy_repro"), ("torch", "torch_repro")):
-        if c.get(key):
-            line = c[key]
-            if len(line) > REPRO_MAX:
-                line = line[:REPRO_MAX] + " ... (cut; see bcast-run show)"
-            repro.append("# %s\n%s" % (lib, line))
-    repro.append("# the whole case\nbcast-run show %s %s" % (shlex.quote(c["id"]), shlex.quote(c["file"])))
-    blocks.append(code_block("\n".join(repro)))
-    return blocks
-
-
 def closing_line(tot):
-    """bcast-run's closing line for these totals (docs/runner.md)."""
+    """bcast-run's closing line for these totals (docs/runner.md): known failures are
+    not in failed/crashed/timed out, but the parenthesis says what they were."""
     s = "%d passed, %d failed, %d skipped" % (tot.get("passed", 0), tot.get("failed", 0), tot.get("skipped", 0))
-    for key, word in (("crashed", "crashed"), ("timed_out", "timed out"), ("expected_failures", "expected failures")):
+    for key, word in (("crashed", "crashed"), ("timed_out", "timed out")):
         if tot.get(key, 0):
             s += ", %d %s" % (tot[key], word)
+    if tot.get("expected_failures", 0):
+        known = tot.get("known", {})
+        what = ["%d %s" % (known[k], w) for k, w in (("failed", "failed"), ("crashed", "crashed"),
+                                                      ("violations", "memory violations"), ("timed_out", "timed out"))
+                if known.get(k, 0)]
+        s += ", %d expected failures%s" % (tot["expected_failures"], " (%s)" % ", ".join(what) if what else "")
     return s
 
 
-def build(doc, command, full):
-    """The report as markup blocks; `command` is the make command that regenerates it.
-    full: every failure in detail with its one-liners (HTML); otherwise the first
-    MD_DETAILED of each cause, the rest in a table without one-liners (Markdown)."""
-    t = doc["target"]
+def honest_counts(tot):
+    """'6,541 passed, 5,879 failed, 2 crashed, 8,148 skipped': by what happened, known
+    failures included (a known crash is a crash); pass, fail and skip always shown."""
+    actual = tot.get("actual", {})
+    parts = []
+    for out, key, word in OUTCOMES:
+        n = actual.get(key, 0)
+        if n or out in ("pass", "fail", "skip"):
+            parts.append("%s %s" % (fv.num(n), {"pass": "passed", "fail": "failed", "crash": "crashed",
+                                                "violation": "memory violations", "timeout": "timed out",
+                                                "skip": "skipped"}[out]))
+    return ", ".join(parts)
+
+
+def outcome_line(doc):
+    """The line under the findings table: counts by what happened, how many failures the
+    expectations file lists and how many are new, and the probed cases."""
     tot = doc["totals"]
-    title = "bcast conformance report: %s" % doc["name"]
-    b = [heading(1, title),
-         para("Generated by `%s` from bcast-run's results. Do not edit by hand." % command)]
-    b.append(heading(2, "Target"))
-    b.append(table(["field", "value"], [
+    line = ["By what happened: ", Code(honest_counts(tot))]
+    failed = sum(tot.get("actual", {}).get(k, 0) for k in ("failed", "crashed", "violations", "timed_out"))
+    if failed:
+        line += ["; %s of the failures are known" % fv.num(known_total(tot))]
+        line += [" (listed in ", Code(doc["expectations"]), ")"] if doc["expectations"] else [" (no expectations file)"]
+        line += [", %s new" % fv.num(failed - known_total(tot))]
+    if tot.get("probed", 0):
+        line += ["; %s cases probed outside the declared limits (not counted)" % fv.num(tot["probed"])]
+    return line + ["."]
+
+
+def known_total(tot):
+    return sum(tot.get("known", {}).values())
+
+
+def summary_blocks(doc):
+    tot = doc["totals"]
+    actual, known = tot.get("actual", {}), tot.get("known", {})
+    rows = []
+    for out, key, label in OUTCOMES:
+        rows.append([label, fv.num(actual.get(key, 0)), "" if out in ("pass", "skip") else fv.num(known.get(key, 0))])
+    rows.append(["unexpected pass (listed, but passed)", fv.num(tot.get("unexpected_passes", 0)), ""])
+    rows.append(["probed (outside the declared limits)", fv.num(tot.get("probed", 0)), ""])
+    rows.append(["total", fv.num(tot.get("cases", 0)), fv.num(known_total(tot))])
+    b = [heading(2, "Summary", "summary"),
+         para("Counts by what happened: a known failure is counted as what it was (a known crash is a crash); "
+              "the last column says how many of them the expectations file lists."),
+         table(["outcome", "cases", "of which known"], rows, "summary"),
+         text(["bcast-run's closing line (known failures apart): ", Code(closing_line(tot))])]
+    if tot.get("unmatched_expectations", 0):
+        b.append(para("%s expectations entries match no case (listed below)." % fv.num(tot["unmatched_expectations"])))
+    if not doc.get("complete", True):
+        b.append(para("**The run was incomplete** (interrupted): the counts cover the cases that finished."))
+    return b
+
+
+def target_blocks(doc):
+    t = doc["target"]
+    return [heading(2, "Target"), table(["field", "value"], [
         ["name", Code(t.get("name", ""))],
         ["version", Code(t.get("version", ""))],
         ["declared profile", Code(t.get("profile", ""))],
@@ -123,77 +142,81 @@ def build(doc, command, full):
         ["bcast version", Code(doc["bcast_version"])],
         ["case set", Code(doc["case_set"])],
         ["expectations file", Code(doc["expectations"] or "(none)")],
-    ]))
-    b.append(heading(2, "Summary", "summary"))
-    b.append(para("**%s**" % closing_line(tot)))
-    failed_only = tot.get("failed", 0) - tot.get("violations", 0)
-    b.append(table(["outcome", "cases"], [
-        ["pass", tot.get("passed", 0)],
-        ["fail", failed_only],
-        ["memory violation", tot.get("violations", 0)],
-        ["skip", tot.get("skipped", 0)],
-        ["crash", tot.get("crashed", 0)],
-        ["timeout", tot.get("timed_out", 0)],
-        ["expected failure", tot.get("expected_failures", 0)],
-        ["unexpected pass", tot.get("unexpected_passes", 0)],
-        ["total", tot.get("cases", 0)],
-    ], "summary"))
-    if not doc.get("complete", True):
-        b.append(para("**The run was incomplete** (interrupted): the counts cover the cases that finished."))
+        ["notes", Code(doc.get("notes") or "(none)")],
+    ])]
 
-    ops, rows = heat_map(doc["counts"])
-    b.append(heading(2, "Pass rate by suite, tag and op"))
-    b.append(para("Percent of the cases that ran (skips excluded) that passed, rounded down; `skip`: every "
-                  "case was outside the target's capabilities; empty: no such case. The last column is the row's total."))
-    b.append(table([""] + ops + ["all"], rows, "heat"))
 
-    fails = [c for c in doc["cases"] if c["outcome"] in ("fail", "crash", "timeout", "violation")]
-    b.append(heading(2, "Failures (%d)" % len(fails), "failures"))
-    if not fails:
-        b.append(para("None."))
-    groups = {}
-    for c in fails:
-        groups.setdefault(cause(c), []).append(c)
-    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
-        cs = groups[key]
-        rules = sorted({r for c in cs for r in c["rules"]}, key=lambda r: int(r[1:]) if r[1:].isdigit() else 0)
-        b.append(heading(3, "%s (%d)" % (key, len(cs))))
-        b.append(para("Rules: %s. Suites: %s." % (" ".join(rules) or "-",
-                                                 " ".join(sorted({c["suite"] for c in cs})))))
-        detailed = cs if full else cs[:MD_DETAILED]
-        for c in detailed:
-            b.append(details("%s: %s" % (c["id"], c["reason"][:100]), _failure_blocks(c)))
-        rest = cs[len(detailed):]
-        if rest:
-            b.append(para("%d more with the same cause (their one-liners are in index.html and results.json, "
-                          "or run `bcast-run show ID`):" % len(rest)))
-            b.append(table(["case", "shapes", "strides", "expected", "actual", "first mismatch", "rules"],
-                           [[Code(c["id"]), Code(" ".join(c["shapes"])), Code(" ".join(c["strides"])),
-                             Code(c["expected"]), Code(c["actual"] or c["error_class"]),
-                             Code(c["first_mismatch"]), " ".join(c["rules"])] for c in rest]))
+def _capped(rows, cap, what):
+    """rows, or its first `cap` and a line saying how many more (cap None: all)."""
+    if cap is None or len(rows) <= cap:
+        return rows, []
+    return rows[:cap], [para("... and %s more %s: see results.json or index.html." % (fv.num(len(rows) - cap), what))]
 
-    xf = [c for c in doc["cases"] if c["outcome"] == "xfail"]
-    b.append(heading(2, "Expected failures (%d)" % len(xf)))
-    b.append(para("Listed in the expectations file %s." % ("`%s`" % doc["expectations"] if doc["expectations"] else "(none)")))
-    if xf:
-        b.append(details("%d cases" % len(xf), [table(["case", "outcome", "reason now", "known reason"],
-                 [[Code(c["id"]), c["actual_outcome"], Code(c["reason"]), c["known_reason"]] for c in xf])]))
+
+def tail_blocks(doc, cap):
+    """Unexpected passes, unmatched expectations and skips; cap: rows of each in Markdown."""
+    tot = doc["totals"]
+    b = []
     xp = [c for c in doc["cases"] if c["outcome"] == "xpass"]
-    b.append(heading(2, "Unexpected passes (%d)" % len(xp)))
+    b.append(heading(2, "Unexpected passes (%s)" % fv.num(len(xp))))
     b.append(para("Listed in the expectations file but passing: remove them from it." if xp else "None."))
     if xp:
-        b.append(table(["case", "known reason"], [[Code(c["id"]), c["known_reason"]] for c in xp]))
-    b.append(heading(2, "Skips (%d)" % tot.get("skipped", 0)))
+        rows, more = _capped([[Code(c["id"]), c["known_reason"]] for c in xp], cap, "unexpected passes")
+        b += [table(["case", "known reason"], rows)] + more
+    um = doc.get("unmatched_expectations", [])
+    b.append(heading(2, "Unmatched expectations (%s)" % fv.num(len(um))))
+    b.append(para("Entries of the expectations file that match no case of the run: remove or fix them."
+                  if um else "None."))
+    if um:
+        rows, more = _capped([[Code(u)] for u in um], cap, "entries")
+        b += [table(["entry (file:line: text)"], rows)] + more
+    b.append(heading(2, "Skips (%s)" % fv.num(tot.get("skipped", 0))))
     sk = doc.get("skip_reasons", {})
     if sk:
-        b.append(table(["reason", "cases"], [[Code(r), sk[r]] for r in sorted(sk, key=lambda r: (-sk[r], r))]))
+        rows = [[Code(r), fv.num(sk[r])] for r in sorted(sk, key=lambda r: (-sk[r], r))]
+        rows, more = _capped(rows, None if cap is None else max(cap, 20), "skip reasons")
+        b += [table(["reason", "cases"], rows)] + more
     else:
         b.append(para("None."))
+    return b
+
+
+def build(doc, command, cap, others, explore=None):
+    """The report as markup blocks; `command` is the make command that regenerates it.
+    cap: cases per finding and others: rows of the other lists, for Markdown (None, None:
+    everything, for HTML)."""
+    doc = dict(doc, _by_id={c["id"]: c for c in doc["cases"]})
+    title = "bcast conformance report: %s" % doc["name"]
+    b = [heading(1, title),
+         para("Generated by `%s` from bcast-run's results. Do not edit by hand." % command),
+         heading(2, fv.headline(doc), "findings")]
+    if fv.failures(doc):
+        b.append(fv.findings_table(doc, cap is not None))
+    b.append(text(outcome_line(doc)))
+    b += fv.limits_blocks(doc)
+    b += notes.section(doc)
+    b += notes.explore_section(doc, explore)
+    b += target_blocks(doc)
+    b += summary_blocks(doc)
+    ops, rows = heat_map(doc["counts"])
+    b.append(heading(2, "Pass rate by suite, tag and op"))
+    b.append(para("Percent of the cases that ran (skips excluded) that passed, rounded down; a known failure "
+                  "counts as not passing. `skip`: every case was outside the target's capabilities; empty: "
+                  "no such case. The last column is the row's total."))
+    b.append(table([""] + ops + ["all"], rows, "heat"))
+    b += fv.detail_blocks(doc, cap)
+    b += fv.probed_blocks(doc, others)
+    b += tail_blocks(doc, others)
     return title, b
 
 
-def render(doc, command):
-    """(markdown, html) of the report."""
-    title, md = build(doc, command, False)
-    _, ht = build(doc, command, True)
-    return to_markdown(md), to_html(title, ht)
+def render(doc, command, explore=None):
+    """(markdown, html) of the report. The Markdown takes the first rung of MD_LADDER
+    that keeps it within MD_MAX_LINES lines (the last rung when none does)."""
+    for cap, others in MD_LADDER:
+        _, blocks = build(doc, command, cap, others, explore)
+        md = to_markdown(blocks)
+        if md.count("\n") <= MD_MAX_LINES:
+            break
+    title, blocks = build(doc, command, None, None, explore)
+    return md, to_html(title, blocks)

@@ -135,6 +135,26 @@ static size_t prepare_records(run_ctx *rc, const br_opts *o, const br_target_inf
     return nrun;
 }
 
+#define BR_NONDETERMINISTIC_OUTCOME "[nondeterministic outcome]"
+
+/* A case listed with a reason starting "[nondeterministic outcome]" (the
+ * library returns memory it never wrote, say) is a known failure whether this
+ * run failed it or happened to pass it; it forms one stable finding. A crash
+ * or a timeout is still what it is. */
+static void mark_varying(br_report *rep, br_rec *x)
+{
+    if (x->outcome != BR_O_PASS && x->outcome != BR_O_FAIL) return;
+    char why[800];
+    snprintf(why, sizeof why, "the outcome varies from run to run (this run: %s%s%s)", x->outcome == BR_O_PASS ? "pass" : "fail",
+             x->reason[0] ? ": " : "", x->reason);
+    x->reason = br_report_str(rep, why);
+    x->outcome = BR_O_FAIL;
+    x->failure = "varies";
+    x->behaviour = "the outcome varies from run to run (listed as nondeterministic)";
+    x->unexpected_pass = 0;
+    x->expected_failure = 1;
+}
+
 /* Marks known failures and unexpected passes from the expectations file. */
 static void apply_expectations(br_report *rep, const br_expectations *ex)
 {
@@ -145,6 +165,7 @@ static void apply_expectations(br_report *rep, const br_expectations *ex)
         if (kr == NULL || x->outcome == BR_O_SKIP || x->probed) continue;
         if (x->outcome == BR_O_PASS && !exact) continue;   /* a glob only covers failures */
         x->known_reason = kr[0] ? kr : "(no reason given)";
+        if (strncmp(kr, BR_NONDETERMINISTIC_OUTCOME, strlen(BR_NONDETERMINISTIC_OUTCOME)) == 0) { mark_varying(rep, x); continue; }
         if (x->outcome == BR_O_PASS) x->unexpected_pass = 1;
         else x->expected_failure = 1;
     }

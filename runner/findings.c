@@ -116,6 +116,14 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
     }
 }
 
+void br_finding_id(const br_report *rep, size_t f, char *buf, size_t cap)
+{
+    size_t nfail = 0;
+    for (size_t k = 0; k < rep->nfindings; k++) nfail += strcmp(rep->findings[k].kind, "limit") != 0;
+    if (strcmp(rep->findings[f].kind, "limit") == 0) snprintf(buf, cap, "L%zu", f >= nfail ? f - nfail + 1 : f + 1);
+    else snprintf(buf, cap, "F%zu", f + 1);
+}
+
 double br_rec_elements(const br_rec *x)
 {
     double total = 0, cur = 1;
@@ -218,28 +226,49 @@ static int smaller(const br_rec *a, const br_rec *b)
 }
 
 /* Appends the distinct words of field(rec) over the group, space-separated. */
+/* The order words are listed in: dtypes in bcast's order, rule ids by
+ * number (B2 before B10), anything else alphabetically. */
+static int word_rank(const char *w)
+{
+    static const char *const dt[] = { "bool", "i8", "u8", "i16", "i32", "i64", "f32", "f64" };
+    for (int i = 0; i < 8; i++) if (strcmp(w, dt[i]) == 0) return i;
+    if (w[0] == 'B' && isdigit((unsigned char)w[1])) return 100 + atoi(w + 1);
+    return 1000;
+}
+
+static int cmp_words(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int rx = word_rank(x), ry = word_rank(y);
+    return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x, y);
+}
+
+/* The distinct words of field(rec) over the group, in word_rank order,
+ * space-separated; past max of them, " (+N)" with N the number left out. */
 static const char *span_of(br_report *rep, const group *gr, const char *(*field)(const br_rec *), size_t max)
 {
+    char **w = NULL;
+    size_t nw = 0, cap = 0;
+    for (size_t i = 0; i < gr->n; i++)
+        for (const char *s = field(&rep->recs[gr->recs[i]]); *s;) {
+            while (*s == ' ') s++;
+            size_t len = strcspn(s, " ");
+            int seen = len == 0;
+            for (size_t k = 0; k < nw && !seen; k++) seen = strlen(w[k]) == len && strncmp(w[k], s, len) == 0;
+            if (!seen) {
+                if (nw == cap) { cap = cap ? cap * 2 : 16; char **v = realloc(w, cap * sizeof *v); if (v == NULL) break; w = v; }
+                w[nw] = malloc(len + 1);
+                if (w[nw] != NULL) { memcpy(w[nw], s, len); w[nw][len] = '\0'; nw++; }
+            }
+            s += len;
+        }
+    if (nw > 1) qsort(w, nw, sizeof *w, cmp_words);
     br_buf b = { 0 };
     br_buf_puts(&b, "");
-    size_t nw = 0;
-    for (size_t i = 0; i < gr->n; i++) {
-        const char *s = field(&rep->recs[gr->recs[i]]);
-        while (*s) {
-            while (*s == ' ') s++;
-            const char *e = s;
-            while (*e && *e != ' ') e++;
-            if (e > s) {
-                char w[64];
-                snprintf(w, sizeof w, "%.*s", (int)(e - s), s);
-                if (!br_has_word(b.s, w)) {
-                    if (nw++ < max) { if (b.len) br_buf_puts(&b, " "); br_buf_puts(&b, w); }
-                }
-            }
-            s = e;
-        }
-    }
+    for (size_t k = 0; k < nw && k < max; k++) br_buf_printf(&b, "%s%s", k ? " " : "", w[k]);
     if (nw > max) br_buf_printf(&b, " (+%zu)", nw - max);
+    for (size_t k = 0; k < nw; k++) free(w[k]);
+    free(w);
     const char *r = br_report_str(rep, b.s);
     br_buf_free(&b);
     return r;
@@ -560,6 +589,13 @@ void br_findings_build(br_report *rep)
         for (size_t i = 0; i < merged.v[k].n; i++) rep->recs[merged.v[k].recs[i]].finding = (long)idx;
         free(merged.v[k].key);
         free(merged.v[k].recs);
+    }
+    /* probed cases belong to the limit that excluded them */
+    for (size_t i = 0; i < rep->n; i++) {
+        br_rec *x = &rep->recs[i];
+        const char *l = x->probed ? limit_of(x->limit) : NULL;
+        for (size_t j = 0; l != NULL && j < rep->nfindings; j++)
+            if (strcmp(rep->findings[j].kind, "limit") == 0 && strcmp(rep->findings[j].key, l) == 0) x->finding = (long)j;
     }
     for (size_t k = 0; k < g.n; k++) { free(g.v[k].key); free(g.v[k].recs); if (chars) free(chars[k]); }
     free(merged.v);

@@ -1,5 +1,6 @@
 /* report_json.c - the JSON result (schema in docs/runner.md). */
 #include "report.h"
+#include "findings.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static void write_findings(const br_report *r, br_buf *o)
     for (size_t f = 0; f < r->nfindings; f++) {
         const br_finding *g = &r->findings[f];
         char id[24];
-        snprintf(id, sizeof id, "%s%zu", strcmp(g->kind, "limit") == 0 ? "L" : "F", f + 1);
+        br_finding_id(r, f, id, sizeof id);
         br_buf_puts(o, f ? ",\n    {" : "\n    {");
         kv(o, "id", id, 1);
         kv(o, "kind", g->kind, 1);
@@ -78,8 +79,7 @@ static void write_findings(const br_report *r, br_buf *o)
         size_t k = 0;
         for (size_t i = 0; i < r->n; i++) {
             const br_rec *x = &r->recs[i];
-            int in = strcmp(g->kind, "limit") == 0 ? 0 : x->finding == (long)f;
-            if (!in) continue;
+            if (x->finding != (long)f) continue;   /* a limit holds the cases probed under it */
             if (k++) br_buf_puts(o, ", ");
             str(o, x->id);
         }
@@ -152,8 +152,9 @@ void br_write_json(const br_report *r, br_buf *o)
         words(o, "features", x->features);
         br_buf_printf(o, "\"probed\": %s, ", x->probed ? "true" : "false");
         kv(o, "limit", x->limit, 1);
-        if (x->finding >= 0) br_buf_printf(o, "\"finding\": \"F%ld\", ", x->finding + 1);
-        else br_buf_puts(o, "\"finding\": \"\", ");
+        char fid[24] = "";
+        if (x->finding >= 0) br_finding_id(r, (size_t)x->finding, fid, sizeof fid);
+        kv(o, "finding", fid, 1);
         kv(o, "file", x->file, 1);
         br_buf_printf(o, "\"line\": %d, \"duration_ms\": %.3f}", x->line, x->duration_ms);
     }

@@ -1,5 +1,6 @@
 /* report_junit.c - JUnit XML: one testsuite per suite, one testcase per case. */
 #include "report.h"
+#include "findings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,9 @@ static void summary_suite(const br_report *r, br_buf *o)
     if (r->nfindings || r->nunmatched) {
         br_buf_puts(o, "    <system-out>");
         for (size_t f = 0; f < r->nfindings; f++) {
-            br_buf_printf(o, "%s%zu %zu ", strcmp(r->findings[f].kind, "limit") == 0 ? "L" : "F", f + 1, r->findings[f].count);
+            char fid[24];
+            br_finding_id(r, f, fid, sizeof fid);
+            br_buf_printf(o, "%s %zu ", fid, r->findings[f].count);
             esc(o, r->findings[f].name);
             br_buf_puts(o, "\n");
         }

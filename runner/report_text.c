@@ -1,5 +1,6 @@
 /* report_text.c - the human report: counts per suite and tag, the findings, and (verbose) every failure with its diff. (The closing totals line is printed by output.c.) */
 #include "report.h"
+#include "findings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,11 @@ static void case_list(const br_report *r, br_buf *out, const char *red, const ch
         if (x->actual[0]) br_buf_printf(out, "    actual:   %s\n", x->actual);
         if (x->stderr_tail[0]) br_buf_printf(out, "    stderr:   %s\n", x->stderr_tail);
         if (x->expected_failure && x->known_reason[0]) br_buf_printf(out, "    known:    %s\n", x->known_reason);
-        if (x->finding >= 0) br_buf_printf(out, "    finding:  F%ld\n", x->finding + 1);
+        if (x->finding >= 0) {
+            char fid[24];
+            br_finding_id(r, (size_t)x->finding, fid, sizeof fid);
+            br_buf_printf(out, "    finding:  %s\n", fid);
+        }
     }
     if (listed) br_buf_puts(out, "\n");
 }
@@ -107,7 +112,9 @@ static void finding_lines(const br_report *r, br_buf *out, size_t f, const char 
 {
     const br_finding *g = &r->findings[f];
     const br_rec *s = &r->recs[g->smallest];
-    br_buf_printf(out, "%sF%zu %6zu  %s\n", lead, f + 1, g->count, g->name);
+    char fid[24];
+    br_finding_id(r, f, fid, sizeof fid);
+    br_buf_printf(out, "%s%-4s %6zu  %s\n", lead, fid, g->count, g->name);
     br_buf_printf(out, "%s          smallest: %s   (bcast-run show '%s' --target %s)\n", lead, s->id, s->id,
                   r->target_path && r->target_path[0] ? r->target_path : "TARGET");
 }
@@ -130,9 +137,12 @@ static void findings_section(const br_report *r, br_buf *out, const br_totals *t
         br_buf_printf(out, "declared limits (%zu): cases outside what the target claims%s\n", nl,
                       t->probed ? ", probed with --probe-limits" : ", not run (--probe-limits runs them)");
         for (size_t f = 0; f < r->nfindings; f++)
-            if (strcmp(r->findings[f].kind, "limit") == 0) br_buf_printf(out, "  L  %6zu  %s%s%s\n", r->findings[f].count,
-                                                                          r->findings[f].name, t->probed ? "; probed: " : "",
-                                                                          t->probed ? r->findings[f].outcomes : "");
+            if (strcmp(r->findings[f].kind, "limit") == 0) {
+                char fid[24];
+                br_finding_id(r, f, fid, sizeof fid);
+                br_buf_printf(out, "  %-4s %6zu  %s%s%s\n", fid, r->findings[f].count, r->findings[f].name,
+                              t->probed ? "; probed: " : "", t->probed ? r->findings[f].outcomes : "");
+            }
     }
     size_t nx = 0;
     for (size_t i = 0; i < r->n; i++) {

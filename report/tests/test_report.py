@@ -80,28 +80,132 @@ def test_render_broken_target(tmp):
     fails = [c for c in run["cases"] if c["outcome"] == "fail"]
     check(len(fails) == run["totals"]["failed"] > 0, "the fixture run has failures")
     check(res["totals"] == run["totals"], "results.json keeps bcast-run's totals")
-    check("| fail | %d |" % len(fails) in md, "the summary table shows the fail count")
+    check("| fail | %d | 0 |" % len(fails) in md, "the summary table shows the fail count (none known)")
     for c in fails:
         check(c["id"] in md and c["id"] in ht, "failure %s is in both reports" % c["id"])
         kept = [k for k in res["cases"] if k["id"] == c["id"]]
         check(len(kept) == 1 and kept[0]["numpy_repro"].startswith("/usr/bin/python3 -c")
               and "import torch" in kept[0]["torch_repro"], "one-liners for %s" % c["id"])
         check(" ".join(c["shapes"]) in md and " ".join(c["strides"]) in md, "shapes and strides of %s" % c["id"])
-    check("### fail: wrong shape (%d)" % len(fails) in md, "failures grouped under their cause")
+    for f in run["findings"]:
+        if f["kind"] != "failure":
+            continue
+        sec = md.split("### %s: " % f["id"])[1].split("\n### ")[0] if "### %s: " % f["id"] in md else ""
+        check(sec and all("`%s`" % i in sec for i in f["cases"][:10]),
+              "the cases of %s are listed under its heading" % f["id"])
+    kept = [f for f in res["findings"] if f["kind"] == "failure"]
+    check(kept and kept[0]["cases"] == run["findings"][0]["cases"] and kept[0]["numpy"]
+          and kept[0]["numpy"] in md, "results.json keeps the findings, with what NumPy does on the smallest case")
+    check(kept and kept[0]["divergent"] and "`NumPy: %s; torch: %s`" % (kept[0]["numpy"], kept[0]["torch"]) in md,
+          "a divergent smallest case shows what NumPy and what torch do")
     check(all(r_ in md for c in fails for r_ in c["rules"]), "the rules the failures break")
     check("duration" not in read(os.path.join(out, "wrong_shape", "results.json")), "no durations in results.json")
     check(not re.search(r"<script|<link|src=|href=\"http|url\(", ht), "the HTML needs no external asset or script")
 
 
-def test_cause_grouping():
-    """Case-specific parts of a reason do not split a cause; different classes do."""
-    a = {"outcome": "fail", "reason": "unexpected error other: shape (2,3) too big"}
-    b = {"outcome": "fail", "reason": "unexpected error other: rank 70"}
-    c = {"outcome": "fail", "reason": "unexpected error not-broadcastable: (2,3) (4,)"}
-    d = {"outcome": "fail", "reason": "wrong values: first mismatch at index (0,1) (flat 1): expected 1, got 2"}
-    check(target_report.cause(a) == target_report.cause(b), "same class, same cause")
-    check(target_report.cause(a) != target_report.cause(c), "different class, different cause")
-    check(target_report.cause(d) == "fail: wrong values", "values mismatches group: " + target_report.cause(d))
+def fake_case(cid, finding, outcome="xfail", actual_outcome="fail", **kw):
+    """A bcast-run JSON case record (docs/runner.md) for synthetic runs."""
+    c = {"id": cid, "suite": "ops", "tags": ["stretch"], "rules": ["B2"], "op": "add", "mode": "value",
+         "dtypes": ["f32", "f32"], "shapes": ["(2,1)", "(3,)"], "strides": ["(1,1)", "(1,)"],
+         "outcome": outcome, "actual_outcome": actual_outcome, "expected_failure": outcome == "xfail",
+         "unexpected_pass": False, "reason": "wrong shape: expected (2,3), got (3,)", "known_reason": "",
+         "expected": "f32 (2,3) [1, 2, 3, 4, 5, 6]", "actual": "f32 (3,) [1, 2, 3]", "first_mismatch": "",
+         "error_class": "", "error_message": "", "failure": "wrong-shape", "detail": "dim-dropped", "diff": "",
+         "stderr_tail": "", "features": ["stretch:x"], "probed": False, "limit": "", "finding": finding,
+         "file": "no-such.cases", "line": 1, "duration_ms": 1.5}
+    if outcome == "xfail":
+        c["known_reason"] = "fail: " + c["reason"]
+    c.update(kw)
+    return c
+
+
+def fake_run(sizes):
+    """A synthetic bcast-run result with one known failure finding per entry of sizes
+    (its number of cases) and a skipped case under a declared limit."""
+    cases, findings = [], []
+    for k, n in enumerate(sizes):
+        fid = "F%d" % (k + 1)
+        ids = ["ops/add/f32/finding%03d/case%03d" % (k, i) for i in range(n)]
+        cases += [fake_case(i, fid) for i in ids]
+        findings.append({"id": fid, "kind": "failure", "name": "wrong result shape (kind %d): %d cases, add; f32"
+                         % (k, n), "signature": "wrong-shape:k%d|" % k, "count": n, "known": n, "smallest": ids[0],
+                         "ops": ["add"], "dtypes": ["f32"], "rules": ["B2"], "outcomes": ["fail"], "shrunk": "",
+                         "cases": ids})
+    cases.append(fake_case("ops/add/i16/skipped", "", outcome="skip", actual_outcome="skip",
+                           reason="unsupported: dtype i16", known_reason=""))
+    findings.append({"id": "L%d" % (len(sizes) + 1), "kind": "limit", "name": "declared limit (dtypes): 1 cases",
+                     "signature": "dtypes", "count": 1, "known": 0, "smallest": "ops/add/i16/skipped",
+                     "ops": ["add"], "dtypes": ["i16"], "rules": [], "outcomes": ["skip"], "shrunk": "", "cases": []})
+    total = sum(sizes)
+    zero = {"passed": 0, "failed": 0, "skipped": 0, "crashed": 0, "timed_out": 0, "violations": 0}
+    totals = {"cases": total + 1, "passed": 0, "failed": 0, "skipped": 1, "crashed": 0, "timed_out": 0,
+              "violations": 0, "expected_failures": total, "unexpected_passes": 0, "probed": 0,
+              "unmatched_expectations": 0, "actual": dict(zero, failed=total, skipped=1),
+              "known": dict(zero, failed=total)}
+    return {"schema": "bcast-run-result 1", "bcast_version": "0.1.0", "case_set": "x", "profile": "numpy",
+            "target": {"name": "fake", "version": "1", "profile": "numpy", "ops": ["add"], "dtypes": ["f32"],
+                       "flags": [], "max_rank": 0}, "complete": True, "totals": totals,
+            "unmatched_expectations": [], "findings": findings, "cases": sorted(cases, key=lambda c: c["id"])}
+
+
+def test_first_screen_and_caps():
+    """Issue 14.5/14.6: the findings table comes first; the first 40 lines of index.md say
+    how many root causes there are and name every one (the smallest share the table's
+    last row when they do not fit); Markdown lists 10 cases per finding and says how many
+    more, HTML and results.json keep them all; index.md stays within 600 lines."""
+    doc = runs.normalise(fake_run([25, 3]), "fake", "", "", None)
+    md, ht = target_report.render(doc, "make x")
+    lines = md.split("\n")
+    heads = [l for l in lines if l.startswith("## ")]
+    check(heads[0] == "## Findings: 2 root causes of 28 failures (all known), 1 declared limit",
+          "the first section is the findings: %s" % heads[:2])
+    first = "\n".join(lines[:40])
+    check(all("| %s |" % f["id"] in first and f["name"] in first for f in doc["findings"] if f["kind"] == "failure"),
+          "the first 40 lines name every finding")
+    check([l for l in lines if l.startswith("|")][0].startswith("| finding | cases | what goes wrong | smallest case"),
+          "Markdown: the findings table is the first table")
+    check(ht.index("<table") == ht.index('<table class="findings">'), "HTML: the findings table is the first table")
+    f1 = [c for c in doc["findings"][0]["cases"]]
+    shown = [i for i in f1 if "`%s`" % i in md.split("### F1:")[1].split("### F2:")[0]]
+    check(len(shown) == 10, "Markdown shows 10 of the 25 cases of F1: %d" % len(shown))
+    check("... and 15 more: see results.json" in md, "Markdown says how many more")
+    check(all(i in ht for i in f1), "HTML lists all 25 cases of F1")
+    check(len(doc["findings"][0]["cases"]) == 25, "results.json keeps the full case list of F1")
+    check(ht.count("<details><summary>all ") == 2, "HTML: each finding's cases collapsed in a <details>")
+    big = runs.normalise(fake_run([40] * 60), "big", "", "", None)
+    md, ht = target_report.render(big, "make x")
+    n = md.count("\n")
+    check(n <= target_report.MD_MAX_LINES, "60 findings of 40 cases: index.md has %d lines (<= 600)" % n)
+    first = "\n".join(md.split("\n")[:40])
+    check("60 root causes" in first and all(f["id"] in first for f in big["findings"] if f["kind"] == "failure"),
+          "60 findings: the first 40 lines give the count and every finding's id")
+    check(all(c["id"] in ht for c in big["cases"]), "60 findings: HTML lists every case")
+    r = fake_run([3])
+    lost = r["cases"][0]["id"]
+    r["cases"][0]["finding"] = ""
+    r["findings"][0]["cases"].remove(lost)
+    md, _ = target_report.render(runs.normalise(r, "lost", "", "", None), "make x")
+    check("### Failures in no finding (1)" in md and "`%s`" % lost in md.split("in no finding")[1],
+          "a failure bcast-run put in no finding is still listed")
+
+
+def test_stderr_reproducible():
+    """A crash's stderr tail is kept, with pointers and sanitizer pids replaced: two runs
+    that differ only in them give the same results.json."""
+    def run(ptr, pid):
+        r = fake_run([1])
+        r["cases"][0].update(outcome="crash", actual_outcome="crash", reason="crashed with SIGABRT (signal 6)",
+                             failure="crash", detail="SIGABRT", actual="",
+                             stderr_tail="==%d==ERROR: AddressSanitizer: heap-use-after-free on address %s\n"
+                             "lib.h:12: check failed: p != NULL (p=%s)" % (pid, ptr, ptr))
+        return runs.normalise(r, "t", "", "", None)
+    a, b = run("0x602000000010", 4242), run("0x7ffd9a3c0b18", 977)
+    check(a == b, "stderr tails differing in pointers and pids normalise the same")
+    tail = a["cases"][0]["stderr_tail"]
+    check("0x<address>" in tail and "==<pid>==" in tail and "check failed: p != NULL" in tail,
+          "the tail keeps its text: " + tail)
+    check(runs.normalise(fake_run([1]), "t", "", "", None)["cases"][0].get("duration_ms") is None,
+          "no durations in results.json")
 
 
 def test_nondeterministic_values():
@@ -125,27 +229,26 @@ def test_nondeterministic_values():
 
 
 def test_nondeterministic_outcome():
-    """A case marked [nondeterministic outcome] normalises the same whether this run
-    passed it (xpass) or failed it (xfail), with the totals moved to match; an
-    unmarked one keeps what happened, and a marked crash stays a crash."""
-    def run(outcome, known):
-        failed = outcome == "xfail"
+    """A case marked [nondeterministic outcome] (bcast-run counts it as a known
+    failure whichever way the run went, docs/runner.md) normalises the same
+    whether this run passed or failed it; an unmarked one keeps what happened,
+    and a marked crash stays a crash."""
+    def run(actual, known):
+        failed = actual == "fail"
         case = {"id": "matmul/f32/(2,0)x(2,0,4)", "suite": "matmul", "tags": ["zero-size"], "rules": ["B14"],
                 "op": "matmul", "mode": "value", "dtypes": ["f32", "f32"], "shapes": ["(2,0)", "(2,0,4)"],
-                "strides": ["(1,1)", "(4,4,1)"], "outcome": outcome, "actual_outcome": outcome[1:],
-                "reason": "wrong values: first mismatch at index (1,0,0)" if failed else "", "known_reason": known,
+                "strides": ["(1,1)", "(4,4,1)"], "outcome": "xfail", "actual_outcome": "fail" if actual == "pass" else actual,
+                "reason": "the outcome varies from run to run (this run: %s)" % actual, "known_reason": known,
                 "expected": "f32 (2,2,4) [0, 0]" if failed else "", "actual": "f32 (2,2,4) [0, 7]" if failed else "",
                 "first_mismatch": "(1,0,0)" if failed else "", "file": "x.cases", "line": 1}
-        totals = {"cases": 1, "passed": 0 if failed else 1, "failed": 0, "crashed": int(outcome == "crash"),
-                  "expected_failures": int(failed), "unexpected_passes": int(outcome == "xpass")}
+        totals = {"cases": 1, "passed": 0, "failed": 0, "expected_failures": 1}
         return runs.normalise({"cases": [case], "totals": totals}, "t", "", "", None)
     marked = runs.NONDETERMINISTIC_OUTCOME + " K = 0 leaves memory unwritten"
-    a, b = run("xpass", marked), run("xfail", marked)
-    check(a == b, "marked case: a pass and a failure normalise the same")
-    check(a["cases"][0]["outcome"] == "xfail" and a["totals"]["passed"] == 0 and a["totals"]["unexpected_passes"] == 0
-          and a["totals"]["expected_failures"] == 1, "recorded as an expected failure: %s" % a["totals"])
-    check(run("xpass", "K = 0") != run("xfail", "K = 0"), "an unmarked case keeps its outcome")
-    check(run("crash", marked)["cases"][0]["outcome"] == "crash", "a marked crash is still a crash")
+    a, b = run("pass", marked), run("fail", marked)
+    check(a["cases"] == b["cases"], "marked case: a pass and a failure normalise the same")
+    check(run("pass", "K = 0")["cases"] != run("fail", "K = 0")["cases"], "an unmarked case keeps what happened")
+    check(run("crash", marked)["cases"][0]["actual_outcome"] == "crash", "a marked crash is still a crash")
+    check(run("pass", marked)["cases"][0]["reason"] == runs.VARYING_OUTCOME["reason"], "the run's own reason is replaced")
 
 
 def test_target_gate_expectations(tmp):
@@ -253,11 +356,177 @@ def test_registry_timeout(tmp):
     with open(reg, "w") as fh:
         fh.write("hang\t%s/hang.so\t-\t-\t-\n" % rel)
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
-    check(r.returncode == 2 and "%s:1: expected 6 tab-separated columns" % reg in r.stdout,
+    check(r.returncode == 2 and "%s:1: expected 6 or 7 tab-separated columns" % reg in r.stdout,
           "a five-column line is rejected: " + r.stdout[-300:])
     r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "x.so", "--out-dir", out, "--timeout", "-3"])
     check(r.returncode == 2 and "--timeout" in r.stdout and "'-3'" in r.stdout,
           "a bad --timeout is a usage error: " + r.stdout[-300:])
+
+
+def test_known_crash_counts(tmp):
+    """Issue 13.7: a known crash is counted as a crash everywhere (summary table, the line
+    under the findings, the index), with how many are known shown beside it."""
+    so = os.path.join(TEST_SO, "crash.so")
+    exp = os.path.join(tmp, "crash-expect.txt")
+    subprocess.run([RUNNER, "--target", so, "--write-expectations", exp, FIXTURE], cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    out = os.path.join(tmp, "known-crash")
+    r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE, "--expectations", exp,
+                                      "--gate"])
+    check(r.returncode == 0, "the crash is known: the gate passes: " + r.stdout[-300:])
+    md = read(os.path.join(out, "crash", "index.md"))
+    ht = read(os.path.join(out, "crash", "index.html"))
+    idx = read(os.path.join(out, "index.md"))
+    res = json.load(open(os.path.join(out, "crash", "results.json")))
+    check(res["totals"]["crashed"] == 0 and res["totals"]["known"]["crashed"] == 1,
+          "bcast-run counts the known crash apart: %s" % res["totals"])
+    check("| crash | 1 | 1 |" in md, "summary table: crash 1, of which 1 known")
+    check("<td>crash</td><td class=\"num\">1</td><td>1</td>" in ht, "HTML summary table: crash 1, 1 known")
+    check("1 crashed" in md.split("## Declared limits")[0], "the line under the findings says 1 crashed")
+    check("| 30/0/1/0/0/0 (1 known) |" in idx, "the index counts the known crash as a crash: " +
+          [l for l in idx.split("\n") if l.startswith("| crash")][0])
+    check("## Findings: 1 root cause of 1 failure (all known)" in md, "the finding is known")
+    f = res["findings"][0]
+    row = [l for l in md.split("\n") if l.startswith("| F1 |")]
+    check(not f["divergent"] and f["numpy"].startswith("i32 (3,2,3) [") and row and "`%s`" % f["numpy"] in row[0]
+          and "NumPy: " not in row[0], "a case NumPy and torch agree on shows their one answer: %s" % row)
+
+
+def test_notes(tmp):
+    """The registry's optional 7th column names a target's FINDINGS.md; without it (or
+    with -) FINDINGS.md beside the expectations file is used; 6- and 7-column lines mix;
+    a notes path that does not exist is an error naming the line. The report shows the
+    notes and the expectations file's header comments."""
+    rel = os.path.relpath(TEST_SO, BUILD)
+    d = os.path.join(tmp, "notes-exp")
+    os.makedirs(d)
+    exp = os.path.join(d, "expect.txt")
+    with open(exp, "w") as fh:
+        fh.write("# HEADER-MARKER: what this file lists\n# second header line\n\n# a family comment\n")
+    with open(os.path.join(d, "FINDINGS.md"), "w") as fh:
+        fh.write("# Findings of the magic target\n\nDEFAULT-NOTES-MARKER: `code` and a table:\n\n"
+                 "| family | verdict |\n| --- | --- |\n| a | b |\n")
+    other = os.path.join(tmp, "other-notes.md")
+    with open(other, "w") as fh:
+        fh.write("EXPLICIT-NOTES-MARKER\n")
+    reg = os.path.join(tmp, "notes.tsv")
+    with open(reg, "w") as fh:
+        fh.write("six\t%s/needs_arg.so\tmagic\t%s\t-\t-\n" % (rel, exp))
+        fh.write("dash\t%s/needs_arg.so\tmagic\t%s\t-\t-\t-\n" % (rel, exp))
+        fh.write("seven\t%s/needs_arg.so\tmagic\t%s\t-\t-\t%s\n" % (rel, exp, other))
+        fh.write("none\t%s/needs_arg.so\tmagic\t-\t-\t-\n" % rel)
+        fh.write("missing\t%s/needs_arg.so\tmagic\t-\t-\t-\t%s/no-such-notes.md\n" % (rel, tmp))
+    entries = runs.read_registry(reg)
+    check([e["notes"] for e in entries] == ["", "", other, "", tmp + "/no-such-notes.md"],
+          "6- and 7-column lines read together: %s" % [e["notes"] for e in entries])
+    out = os.path.join(tmp, "notes")
+    for name, marker in (("six", "DEFAULT-NOTES-MARKER"), ("dash", "DEFAULT-NOTES-MARKER"),
+                         ("seven", "EXPLICIT-NOTES-MARKER")):
+        r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", name, "--out-dir", out, "--cases", FIXTURE])
+        md = read(os.path.join(out, name, "index.md")) if r.returncode == 0 else ""
+        ht = read(os.path.join(out, name, "index.html")) if r.returncode == 0 else ""
+        check(marker in md and marker in ht, "%s: the report shows its notes (%s): %s" % (name, marker, r.stdout[-200:]))
+        check("HEADER-MARKER: what this file lists" in md and "a family comment" not in md,
+              "%s: the expectations file's header comments, not its family comments" % name)
+        check(md.index("## Target notes") < md.index("## Target\n") and md.index("## Declared limits") <
+              md.index("## Target notes"), "%s: notes after the findings and limits, before the target" % name)
+    check("<tr><th>family</th><th>verdict</th></tr>\n<tr><td>a</td><td>b</td></tr>" in
+          read(os.path.join(out, "six", "index.html")),
+          "FINDINGS.md's table becomes an HTML table")
+    check("\n### Findings of the magic target\n" in read(os.path.join(out, "six", "index.md")),
+          "FINDINGS.md's headings are demoted under the notes section")
+    r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "none", "--out-dir", out, "--cases", FIXTURE])
+    check(r.returncode == 0 and "## Target notes" not in read(os.path.join(out, "none", "index.md")),
+          "no expectations file, no notes: no notes section")
+    r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "missing", "--out-dir", out, "--cases", FIXTURE])
+    check(r.returncode == 2 and "%s:5 (notes column): notes file" % reg in r.stdout and "no-such-notes.md" in r.stdout,
+          "a missing notes file is an error naming the line: " + r.stdout[-300:])
+
+
+def test_results_round_trip(tmp):
+    """results.json is schema 2: what bcast-run said (totals, findings with full case
+    lists, unmatched expectations, the per-case fields) survives, rendering from the
+    written file gives the same report, and the index reads it."""
+    so = os.path.join(TEST_SO, "wrong_shape.so")
+    raw = os.path.join(tmp, "rt-raw.json")
+    exp = os.path.join(tmp, "rt-expect.txt")
+    with open(exp, "w") as fh:
+        fh.write("no/such/case/* listed but matches nothing\n")
+    raw_run(so, raw, ["--expectations", exp])
+    run = json.load(open(raw))
+    out = os.path.join(tmp, "rt")
+    r = gen(["render", "--run-json", raw, "--name", "ws", "--out-dir", out, "--expectations", exp])
+    check(r.returncode == 0, "render exits 0: " + r.stdout[-300:])
+    path = os.path.join(out, "ws", "results.json")
+    res = json.load(open(path))
+    check(res["schema"] == "bcast-report-result 2", "schema 2: %s" % res["schema"])
+    check(res["totals"] == run["totals"], "totals kept (actual, known, probed, unmatched)")
+    check(res["unmatched_expectations"] == run["unmatched_expectations"] and len(res["unmatched_expectations"]) == 1,
+          "unmatched expectations kept: %s" % res["unmatched_expectations"])
+    check([(f["id"], f["cases"]) for f in res["findings"]] == [(f["id"], f["cases"]) for f in run["findings"]],
+          "findings kept with their full case lists")
+    fail = [c for c in res["cases"] if c["finding"]][0]
+    check(all(k in fail for k in ("failure", "detail", "diff", "stderr_tail", "features", "probed", "limit", "finding"))
+          and "duration_ms" not in fail, "per-case fields kept, duration dropped")
+    md1 = read(os.path.join(out, "ws", "index.md"))
+    md2, _ = target_report.render(json.load(open(path)), "bcast_report.py render")
+    check(md1 == md2, "rendering from the written results.json gives the same index.md")
+    check("no/such/case/*" in md1, "the report lists the unmatched expectation")
+    runs.write_json(os.path.join(tmp, "again.json"), res)
+    check(read(os.path.join(tmp, "again.json")) == read(path), "results.json rewrites byte for byte")
+    check("| ws |" in read(os.path.join(out, "index.md")), "the index reads schema 2")
+    os.makedirs(os.path.join(out, "old"))
+    with open(os.path.join(out, "old", "results.json"), "w") as fh:
+        json.dump({"schema": "bcast-report-result 1"}, fh)
+    r = gen(["index", "--out-dir", out])
+    check(r.returncode == 0 and "SKIP" in r.stdout and "old/results.json" in r.stdout,
+          "an old-schema results.json is left out of the index with a message: " + r.stdout[-300:])
+
+
+def test_probed_limits(tmp):
+    """Declared limits: what the target does not claim and how many cases that excludes;
+    with --probe-limits, what those cases did (not counted as failures)."""
+    raw = os.path.join(tmp, "tiny.json")
+    raw_run(os.path.join(TEST_SO, "tiny.so"), raw, ["--probe-limits"])
+    run = json.load(open(raw))
+    out = os.path.join(tmp, "probed")
+    r = gen(["render", "--run-json", raw, "--name", "tiny", "--out-dir", out])
+    md = read(os.path.join(out, "tiny", "index.md")) if r.returncode == 0 else ""
+    lim = [f for f in run["findings"] if f["kind"] == "limit"]
+    probed = [c for c in run["cases"] if c["probed"]]
+    check(lim and probed and run["totals"]["probed"] == len(probed), "tiny.so declares limits; cases were probed")
+    check("## Declared limits (%d)" % len(lim) in md, "the limits section counts the limits")
+    rank = [f for f in lim if f["signature"] == "max_rank"]
+    row = [l for l in md.split("\n") if rank and l.startswith("| %s | max\\_rank |" % rank[0]["id"])]
+    want = len([c for c in probed if "max_rank" in c["limit"] and c["actual_outcome"] == "pass"])
+    check(row and row[0].endswith("| %d passed |" % want), "the max_rank limit says what its probed cases did: %s" % row)
+    check("## Findings: none (no case failed)" in md and "| fail | 0 | 0 |" in md,
+          "probed cases are not failures")
+    bad = [c["id"] for c in probed if c["actual_outcome"] != "pass"]
+    check(bad and all("`%s`" % i in md for i in bad[:10]), "the probed cases that did not pass are listed")
+
+
+def test_unwritable_out_dir(tmp):
+    """Issue 13.4: the output directory is checked before bcast-run runs: when a file
+    cannot be created in reports/<name>/, the run fails at once naming the directory."""
+    out = os.path.join(tmp, "unwritable")
+    os.makedirs(out)
+    with open(os.path.join(out, "hang"), "w") as fh:     # reports/hang is a file: no directory there
+        fh.write("in the way\n")
+    so = os.path.join(TEST_SO, "hang.so")                # a run would take 10 s (its timeout)
+    r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE])
+    want = "cannot write the report into %s" % os.path.join(out, "hang")
+    check(r.returncode == 2 and want in r.stdout and "nothing was run" in r.stdout,
+          "a clear message naming the directory: " + r.stdout[-300:])
+    check("report: hang (" not in r.stdout, "bcast-run did not run")
+    if os.geteuid() != 0:                                 # root writes anywhere: the file case above covers it
+        ro = os.path.join(tmp, "readonly")
+        os.makedirs(os.path.join(ro, "hang"))
+        os.chmod(os.path.join(ro, "hang"), 0o555)
+        r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", ro, "--cases", FIXTURE])
+        os.chmod(os.path.join(ro, "hang"), 0o755)
+        check(r.returncode == 2 and "cannot write the report into %s" % os.path.join(ro, "hang") in r.stdout,
+              "a read-only reports/<name>/ is refused: " + r.stdout[-300:])
 
 
 def test_determinism(tmp):
@@ -273,7 +542,9 @@ def test_determinism(tmp):
               "edge-cases.md", "edge-cases.html"):
         a, b = os.path.join(outs[0], f), os.path.join(outs[1], f)
         check(os.path.exists(a) and read(a) == read(b), "%s is the same twice" % f)
-    check("## Failures (1)" in read(os.path.join(outs[0], "crash/index.md")), "the crash is a failure")
+    md = read(os.path.join(outs[0], "crash/index.md"))
+    check("## Findings: 1 root cause of 1 failure (1 new)" in md and "| crash | 1 | 0 |" in md,
+          "the crash is a finding and counted as a crash")
 
 
 def test_edge_cases(tmp):
@@ -393,11 +664,13 @@ def main():
             test_chromium(tmp)
             print("%d passed, %d failed, %d skipped" % (COUNTS["passed"], COUNTS["failed"], COUNTS["skipped"]))
             return 1 if COUNTS["failed"] else 0
-        test_cause_grouping()
+        test_first_screen_and_caps()
+        test_stderr_reproducible()
         test_nondeterministic_values()
         test_nondeterministic_outcome()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
-                  test_registry_timeout, test_determinism, test_edge_cases, test_reports_check, test_chromium):
+                  test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_reports_check, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named
