@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import casefile            # noqa: E402
 import edge_cases          # noqa: E402
+import findings_check      # noqa: E402
 import index_report        # noqa: E402
 import notes               # noqa: E402
 import runs                # noqa: E402
@@ -178,6 +179,14 @@ def cmd_edge_cases(args):
     return 0
 
 
+def cmd_findings_check(args):
+    """reports/findings-vs-hand.md: the automatic findings against the hand families."""
+    page = findings_check.render(findings_check.collect(runs.read_registry(args.registry), args.out_dir))
+    write_text(os.path.join(args.out_dir, "findings-vs-hand.md"), page)
+    print("docs: wrote %s/findings-vs-hand.md" % args.out_dir)
+    return 0
+
+
 def cmd_check(args):
     """Regenerate the committed reports (args.names, the edge-case catalogue and the
     index) in a temp dir and compare byte for byte with args.out_dir."""
@@ -269,9 +278,12 @@ def main(argv):
     p = sub.add_parser("edge-cases")
     common(p, run=False)
     p.add_argument("--semantics", default="docs/semantics.md")
+    p = sub.add_parser("findings-check")
+    common(p, run=False)
+    p.add_argument("--registry", default="targets/registry.tsv")
     args = ap.parse_args(argv)
     fn = {"target": cmd_target, "all": cmd_all, "check": cmd_check, "render": cmd_render,
-          "index": cmd_index, "edge-cases": cmd_edge_cases}[args.cmd]
+          "index": cmd_index, "edge-cases": cmd_edge_cases, "findings-check": cmd_findings_check}[args.cmd]
     try:
         return fn(args)
     except (runs.RunError, casefile.CaseFileError, ValueError, OSError) as err:

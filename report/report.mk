@@ -7,7 +7,9 @@
 #   make reports                         every target in targets/registry.tsv (unbuilt ones skipped,
 #                                        with a message) and the index; fails when a target has
 #                                        failures its expectations file does not list (the gate)
-#   make docs                            reports/edge-cases.md|html from cases/ and docs/semantics.md
+#   make docs                            reports/edge-cases.md|html from cases/ and docs/semantics.md;
+#                                        reports/findings-vs-hand.md (automatic findings against the
+#                                        hand-written families, from the committed reports)
 #   make reports-check                   regenerate the committed reports (ref, index, edge cases)
 #                                        in a temp dir and fail on any difference
 # The generator is report/bcast_report.py (Python standard library only).
@@ -28,6 +30,7 @@ reports: $(REPORT_DEPS)
 
 docs:
 	$(REPORT_PY) edge-cases
+	$(REPORT_PY) findings-check
 
 reports-check: $(REPORT_DEPS)
 	$(REPORT_PY) check $(REPORT_RUN)

@@ -76,6 +76,33 @@ static void value_words(char *buf)
     *w = '\0';
 }
 
+/* Names the case put in the message: an operator's "(Add)", "Max(#)", and
+ * shapes written without brackets ("x: 2,3, y: " -> "x: #, y: #"). In place,
+ * never longer. */
+static void name_words(char *buf)
+{
+    char *r = buf, *w = buf;
+    while (*r) {
+        if (r[0] == '#' && r[1] == ',' && r[2] == '#') { r += 2; continue; }            /* "#,#,#" -> "#" */
+        if (r[0] == '(' && isupper((unsigned char)r[1])) {                                /* "(Add)" -> "(W)" */
+            const char *q = r + 1;
+            while (isalnum((unsigned char)*q) || *q == '_') q++;
+            if (*q == ')' && q - r > 2) { memcpy(w, "(W)", 3); w += 3; r = (char *)(uintptr_t)q + 1; continue; }
+        }
+        if (isupper((unsigned char)r[0]) && (r == buf || !isalnum((unsigned char)r[-1]))) { /* "Max(#)" -> "W(#)" */
+            const char *q = r + 1;
+            while (isalnum((unsigned char)*q) || *q == '_') q++;
+            if (strncmp(q, "(#)", 3) == 0 && q - r > 1) { *w++ = 'W'; r = (char *)(uintptr_t)q; continue; }
+        }
+        if (r[0] == ':' && r[1] == ' ' && (r[2] == ',' || r[2] == '\0') && w - buf > 0) {  /* an empty shape: "x: , y" */
+            memcpy(w, ": #", 3); w += 3; r += 2;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
+
 void br_normalise_message(const char *msg, char *buf, size_t cap)
 {
     size_t o = 0;
@@ -104,6 +131,7 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
     collapse_shapes(buf, cap);
     dtype_words(buf);
     value_words(buf);
+    name_words(buf);
     /* The rest of a long message is mostly more of the same, or cut short at
      * a different place in each case (a target's message buffer is finite):
      * the first 64 characters, at a word end, are its signature. */

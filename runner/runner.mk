@@ -27,6 +27,8 @@ ALL_TARGETS += $(RUNNER_BIN) $(RUNNER_TEST)
 TESTS += $(RUNNER_TEST)
 # One quoted word: tests/run-tests.sh runs each argument as one command.
 TESTS += "sh tests/runner/gate.sh $(BUILD)"
+# show's NumPy/torch one-liners run through the interpreter against a sample of cases (issue 13.9)
+TESTS += "$(PYTHON) tests/runner/oneliners.py $(BUILD)"
 -include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d
 
 # ref implements both profiles: the whole default suite is checked under each.

@@ -165,9 +165,12 @@ static void one_liner(br_buf *o, const br_case *c, int torch)
         pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
         br_buf_puts(o, ")");
     } else if (c->op == BCT_AXIS_ADD) {
-        /* B10: y's dims line up with x's from axis on, then broadcast */
-        br_buf_printf(o, "(lambda a: %s + %s.reshape(tuple(%s.shape) + (1,)*(%s.ndim - a - %s.ndim)))"
-                      "(%lld if %lld >= 0 else %s.ndim - %s.ndim)", x, y, y, x, y,
+        /* B10, B11: y's dims line up with x's from axis on (-1: rank(x) - rank(y)),
+         * then broadcast; an axis out of range raises, as the rule says */
+        br_buf_printf(o, "(lambda a: %s + %s.reshape(tuple(%s.shape) + (1,)*(%s.ndim - a - %s.ndim)) "
+                      "if %s.ndim <= %s.ndim and 0 <= a <= %s.ndim - %s.ndim "
+                      "else (_ for _ in ()).throw(ValueError('axis out of range (B10)')))"
+                      "(%lld if %lld != -1 else %s.ndim - %s.ndim)", x, y, y, x, y, y, x, x, y,
                       (long long)c->axis, (long long)c->axis, x, y);
     } else if (c->op == BCT_UNI_ADD) {
         br_buf_printf(o, torch ? "%s + %s.expand_as(%s)" : "%s + np.broadcast_to(%s, %s.shape)", x, y, x);

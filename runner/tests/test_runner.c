@@ -556,6 +556,10 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     CHECK_STREQ(buf, "Incompatible dimension of arrays: LHS shape = (#)");   /* a list cut short is a shape */
     br_normalise_message("returned non-numeric elements: 2.37 - 1.5i; 7 TiB", buf, sizeof buf);
     CHECK_STREQ(buf, "returned non-numeric elements: #; #");
+    br_normalise_message("Type parameter (T) of Optype (Add) bound to different types", buf, sizeof buf);
+    CHECK_STREQ(buf, "Type parameter (T) of Optype (W) bound to different types");   /* a one-letter type parameter stays */
+    br_normalise_message("implementation for Max(13) node; shape. x: 2,3, y: ", buf, sizeof buf);
+    CHECK_STREQ(buf, "implementation for W(#) node; shape. x: #, y:");
     br_normalise_message("output operand with shape () doesn't match (3,)", buf, sizeof buf);
     CHECK_STREQ(buf, "output operand with shape (#) doesn't match (#)");
     br_normalise_message("bad dim 'x7' in [1, 2, 3]", buf, sizeof buf);
