@@ -335,7 +335,8 @@ def run_rule(op, args, attrs=()):
 
     axis_add (B10/B11): y's dims line up with x's starting at axis (-1 means
     rank(x)-rank(y)); y is reshaped with leading/trailing 1s to x's rank and
-    np.add broadcasts per B2/B3. uni_add (B7): y must broadcast to x's shape."""
+    np.add broadcasts per B2/B3. uni_add (B7): y must broadcast to x's shape
+    (np.broadcast_to, so its errors are classified as broadcast_to's, B5)."""
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         _, x = np_view(args[0])
@@ -344,7 +345,8 @@ def run_rule(op, args, attrs=()):
             try:
                 yb = np.broadcast_to(y, x.shape)
             except ValueError as exc:
-                return Outcome("error", cls="not-broadcastable", message=first_line(exc))
+                cls, msg = classify("numpy", exc)
+                return Outcome("error", cls=cls, message=msg)
             return np_outcome(np.add(x, yb))
         if op == "axis_add":
             axis = None

@@ -67,7 +67,8 @@ int bc_broadcast_to_shape(const bc_shape *from, const bc_shape *to, bc_error *er
  * leading dimension, other negatives, and rank drops are errors. */
 int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, bc_error *err);
 
-/* B7: ONNX unidirectional: b broadcasts to a; out is a's shape. */
+/* B7: ONNX unidirectional: b broadcasts to a; out is a's shape. B5's errors:
+ * b of higher rank than a is invalid-shape, an extent mismatch not-broadcastable. */
 int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err);
 
 /* B8: in-place/out=: broadcast(self, other) must equal self's shape exactly. */

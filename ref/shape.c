@@ -313,7 +313,11 @@ int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, 
     return st;
 }
 
-/* B7: ONNX unidirectional: b stretches to a; a never changes. */
+/* B7: ONNX unidirectional: b stretches to a; a never changes. It is B5
+ * with a's shape as the target, so the errors are B5's: a target (a) of
+ * lower rank than b is invalid-shape (NumPy's broadcast_to: "input operand
+ * has more dimensions than allowed by the axis remapping"), an extent of b
+ * that is neither 1 nor a's is not-broadcastable. */
 int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err)
 {
     char ab[512], bb[512];
@@ -323,8 +327,9 @@ int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_er
     if (st != BCT_OK)
         return st;
     if (b->rank > a->rank)
-        return bc_fail(err, BCT_ERR_NOT_BROADCASTABLE, 1, 0, -1,
-                       "unidirectional broadcast: B %s has more dimensions than A %s",
+        return bc_fail(err, BCT_ERR_INVALID_SHAPE, 1, 0, -1,
+                       "unidirectional broadcast: B %s has more dimensions than A %s, its target: "
+                       "input operand has more dimensions than allowed by the axis remapping",
                        bc_shape_format(b, bb, sizeof bb), bc_shape_format(a, ab, sizeof ab));
     for (int i = b->rank - 1; i >= 0; i--) {
         int d = i + a->rank - b->rank;

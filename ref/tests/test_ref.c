@@ -289,14 +289,18 @@ static void test_expand_rules(void)
     CHECK_STREQ(expand("(0,)", "(-1,)"), "(0,)");
 }
 
-/* B7: ONNX unidirectional: B stretches to A only. */
+/* B7: ONNX unidirectional: B stretches to A only, by B5's rules (A is the
+ * target): B of higher rank is invalid-shape, as a lower-rank broadcast_to
+ * target is; an extent mismatch is not-broadcastable. */
 static void test_onnx_unidirectional(void)
 {
     CHECK_STREQ(uni("(2,3,4,5)", "(5,)"), "(2,3,4,5)");
     CHECK_STREQ(uni("(2,3,4,5)", "(1,4,1)"), "(2,3,4,5)");
     CHECK_STREQ(uni("(2,3,4,5)", "()"), "(2,3,4,5)");
     CHECK_STREQ(uni("(1,5)", "(2,5)"), "error:not-broadcastable");
-    CHECK_STREQ(uni("(5,)", "(2,5)"), "error:not-broadcastable");
+    CHECK_STREQ(uni("(5,)", "(2,5)"), "error:invalid-shape");
+    CHECK_STREQ(uni("()", "(1,)"), "error:invalid-shape");
+    CHECK_STREQ(bto("(2,5)", "(5,)"), uni("(5,)", "(2,5)"));
 }
 
 /* B8: in-place: the broadcast must be self's own shape. */
