@@ -78,10 +78,13 @@ static int alloc_dest(const bct_call *call, int dtype, const bc_shape *s, dest *
                        bc_shape_format(s, sb, sizeof sb));
     d->dtype = dtype;
     d->rank = s->rank;
+    /* An empty result is never written, and its extents may multiply past
+     * int64 (B16: (2^31,2^32,0) in torch): its strides are all 0. */
     for (int i = s->rank - 1; i >= 0; i--) {
         d->shape[i] = s->dim[i];
-        d->strides[i] = stride;
-        stride *= s->dim[i] > 0 ? s->dim[i] : 1;
+        d->strides[i] = n > 0 ? stride : 0;
+        if (n > 0)
+            stride *= s->dim[i];
     }
     return BCT_OK;
 }
