@@ -96,37 +96,42 @@ MATMUL_BATCHES = (  # name, x's batch dims, y's (None: that operand is 1-D)
 )
 MATMUL_CORES = ((3, 17, 5), (16, 33, 17), (7, 64, 65), (4, 257, 3), (2, 1031, 2))  # (m, k, n)
 
-# B16 shapes (operands are stride-0 views). COUNT: the broadcast element count
-# overflows int64 (2^63 is one past INT64_MAX). BYTES: the count fits, the
-# byte size does not. EMPTY: a 0 makes the result empty, but the extents
-# multiply past int64 (NumPy) or uint64 (torch) before it, or only NumPy's
-# product of the non-zero extents overflows (its array-creation check).
+# B16 shapes (operands are stride-0 views). Each operand's own byte size fits
+# in int64 for every dtype it is given in, so the overflow is the result's,
+# which both libraries check (NumPy's operand-creation check does not answer
+# first); the one exception is the in-place self of (2^62,4), whose own count
+# both libraries refuse. COUNT: the broadcast element count overflows int64 (2^63 is one
+# past INT64_MAX); COUNT_1B only for 1-byte dtypes. BYTES: the count fits,
+# the byte size does not. EMPTY: a 0 makes the result empty, but its extents
+# multiply past int64 (NumPy) or uint64 (torch) before the 0, or only
+# NumPy's product of the non-zero extents times the itemsize overflows.
 # SHAPES_FIT: broadcast_shapes just inside int64, or empty.
 COUNT_OVERFLOW = (
-    ((2 ** 62, 1), (1, 4)),
+    ((2 ** 32, 1), (1, 2 ** 32)),
     ((2 ** 31, 1), (1, 2 ** 32)),
-    ((2 ** 63 - 1, 1), (1, 2)),
-    ((3, 1), (2 ** 61, 1, 2)),
-    ((2 ** 32, 1, 1), (1, 2 ** 31, 2 ** 31)),
+    ((2 ** 59, 1), (1, 16)),
+    ((16, 1), (2 ** 58, 1, 3)),
+    ((2 ** 32, 1, 1), (1, 2 ** 31, 2)),
 )
+COUNT_1B = (((2 ** 63 - 1, 1), (1, 2)), ((2 ** 62, 1), (1, 4)))
 COUNT_OPS = (("add", "i8"), ("eq", "u8"), ("maximum", "f64"), ("mul", "i64"))
 WHERE_OVERFLOW = (((2 ** 21, 1, 1), (1, 2 ** 21, 1), (1, 1, 2 ** 21)), ((2 ** 62, 1), (1, 4), ()))
 VIEW_OVERFLOW = (((1, 1), (2 ** 62, 4)), ((3, 1), (2 ** 61, 3, 4)), ((1,), (2 ** 63 - 1, 2)))  # (x, target)
-MATMUL_OVERFLOW = (((2 ** 62, 1, 2, 3), (1, 4, 3, 2)), ((2 ** 61, 1, 2, 3), (1, 4, 3, 2)))
-BYTE_OVERFLOW = (
-    ((2 ** 61, 1), (1, 2), "i16"),
-    ((2 ** 61, 1), (1, 2), "f32"),
-    ((2 ** 60, 1), (1, 1), "f64"),
-    ((2 ** 62,), (), "i16"),
-    ((2 ** 59, 1), (1, 3), "i64"),
+MATMUL_OVERFLOW = (((2 ** 31, 1, 2, 3), (1, 2 ** 32, 3, 2)), ((2 ** 32, 1, 2, 3), (1, 2 ** 32, 3, 2)))
+BYTE_OVERFLOW = (  # x, y, op, dtype
+    ((2 ** 61, 1), (1, 2), "add", "i16"),
+    ((2 ** 31, 1), (1, 2 ** 31), "add", "i16"),
+    ((2 ** 60, 1), (1, 2), "add", "f32"),
+    ((2 ** 59, 1), (1, 2), "mul", "f64"),
+    ((2 ** 59, 1), (1, 3), "add", "i64"),
 )
 EMPTY_OVERFLOW = (
-    ((0, 2 ** 62, 1), (1, 1, 4), "f32"),
+    ((0, 2 ** 60, 1), (1, 1, 4), "f32"),
     ((0, 2 ** 62, 1), (1, 1, 4), "i8"),
     ((0, 2 ** 61, 1), (1, 1, 2), "i16"),
     ((2 ** 31, 1, 0), (1, 2 ** 32, 1), "bool"),
     ((2 ** 32, 1, 0), (1, 2 ** 32, 1), "i8"),
-    ((2 ** 62, 1, 0), (1, 4, 1), "f32"),
+    ((2 ** 62, 1, 0), (1, 4, 1), "u8"),
 )
 # broadcast_shapes whose result is empty or within int64 (torch's answer, a
 # shape, is then one a target can hand to alloc_output; the non-empty
@@ -324,8 +329,10 @@ def overflow_plan():
     views = lambda dtype, *shapes: [stride0(nm, dtype, sh, 3 + i) for i, (nm, sh) in enumerate(zip("xy", shapes))]
     for (xs, ys), (op, dtype) in itertools.product(COUNT_OVERFLOW, COUNT_OPS):
         yield spec("count", op, dtype, lambda dtype=dtype, xs=xs, ys=ys: views(dtype, xs, ys), (xs, ys))
-    for xs, ys, dtype in BYTE_OVERFLOW:
-        yield spec("bytes", "add", dtype, lambda dtype=dtype, xs=xs, ys=ys: views(dtype, xs, ys), (xs, ys))
+    for (xs, ys), (op, dtype) in itertools.product(COUNT_1B, COUNT_OPS[:2]):
+        yield spec("count", op, dtype, lambda dtype=dtype, xs=xs, ys=ys: views(dtype, xs, ys), (xs, ys))
+    for xs, ys, op, dtype in BYTE_OVERFLOW:
+        yield spec("bytes", op, dtype, lambda dtype=dtype, xs=xs, ys=ys: views(dtype, xs, ys), (xs, ys))
     for shapes in WHERE_OVERFLOW:
         yield spec("count", "where", "i16", lambda shapes=shapes: [stride0("cond", "bool", shapes[0], 1)]
                    + [stride0(nm, "i16", sh, 3 + i) for i, (nm, sh) in enumerate(zip("xy", shapes[1:]))], shapes)
