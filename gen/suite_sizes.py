@@ -13,9 +13,9 @@ for bit. Sweeps (each case is tagged with its sweep, pattern and layout):
   tail      every op x every dtype x extents <= 257 on 1-D same-shape and
             scalar-either-side operands (tag simd-tail): each kernel's vector
             body and tail.
-  pattern   every PATTERN x every extent, dense, two (op, dtype) pairs per
-            point taken in turn from OPS x DTYPES (tags simd-tail /
-            cache-block by extent).
+  pattern   every PATTERN x every extent, dense, (op, dtype) pairs taken
+            in turn from OPS x DTYPES, two per point below 1023 and one from
+            1023 up (tags simd-tail / cache-block by extent).
   layout    every PATTERN x LAYOUT_EXTENTS x the layouts stride0, negative,
             offset, transposed (on x, or on x and y), in-place and out=, one
             (op, dtype) pair per point in turn.
@@ -48,7 +48,7 @@ BOUNDARY = tuple(sorted({2 ** k + d for k in range(1, 13) for d in (-1, 0, 1)}))
 PRIMES = (17, 31, 127, 257, 1031)
 EXTENTS = tuple(sorted(set(BOUNDARY) | set(PRIMES)))
 TAIL_EXTENTS = tuple(n for n in EXTENTS if n <= 257)
-LAYOUT_EXTENTS = (7, 17, 64, 255, 1031, 4097)
+LAYOUT_EXTENTS = (7, 17, 64, 255, 1031, 2049)
 OPS = ("add", "mul", "div", "maximum", "lt", "eq", "where")
 PAIRS = tuple((op, dt) for dt in DTYPES for op in OPS)
 
@@ -218,14 +218,16 @@ def tail_plan():
 
 
 def pattern_plan():
-    """Every pattern x every extent, dense, two (op, dtype) pairs in turn."""
-    turn = 0
-    for (pname, pat), n in itertools.product(PATTERNS, EXTENTS):
-        xs, ys = pat(n)
-        for j in range(2):
-            op, dtype = PAIRS[(turn * 2 + j * 29) % len(PAIRS)]
-            yield dense_spec("pattern", pname, op, dtype, xs, ys, n, turn)
-        turn += 1
+    """Every pattern x every extent, dense, (op, dtype) pairs in turn: two per
+    point below 1023, one from 1023 up (those hold most of the elements)."""
+    for p, (pname, pat) in enumerate(PATTERNS):
+        slot = 0  # 62 slots per pattern; a step of 9 (prime to 56) meets every pair in 56
+        for n in EXTENTS:
+            xs, ys = pat(n)
+            for _ in range(2 if n < 1023 else 1):
+                op, dtype = PAIRS[(7 * p + 9 * slot) % len(PAIRS)]
+                yield dense_spec("pattern", pname, op, dtype, xs, ys, n, slot)
+                slot += 1
 
 
 def layout_pair(turn, layout):
