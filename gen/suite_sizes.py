@@ -74,8 +74,8 @@ TAIL_PATTERNS = (
 )
 LAYOUTS = ("stride0", "negative", "offset", "transposed", "in-place", "out")
 THREADED = (
-    ("same", "add", "f32", (1024, 1024), (1024, 1024)),
-    ("outer", "mul", "i32", (1031, 1), (1, 1031)),
+    ("same", "add", "i8", (1024, 1024), (1024, 1024)),
+    ("outer", "mul", "f32", (1031, 1), (1, 1031)),
     ("row", "maximum", "u8", (1, 257), (257, 257)),
     ("column", "add", "i64", (65, 1), (65, 1025)),
     ("scalar-right", "div", "f64", (65537,), ()),
