@@ -7,7 +7,8 @@ error class) gives one `expect *`; any difference gives `expect numpy` and
 
 import numpy as np
 
-from caseio import Case, GenError, Operand, Outcome, fmt_shape, seed_of, NP_DTYPE
+from caseio import Case, GenError, Operand, Outcome, fmt_shape, fmt_values, seed_of, NP_DTYPE
+import digest
 import oracles
 
 NUMPY_OPS = set(oracles.NP_FUNC) | {"where", "broadcast_to", "broadcast_shapes"}
@@ -47,6 +48,10 @@ def agree(a, b, compare):
         return False
     if a.kind == "error":
         return a.cls == b.cls
+    if a.array is not None or b.array is not None:
+        if compare != "exact":
+            raise GenError("a digested result is compared exactly, not %r" % compare)
+        return a.dtype == b.dtype and a.shape == b.shape and not len(_differing(a, b))
     if compare.startswith("ulp") and a.dtype == b.dtype and a.shape == b.shape \
             and a.dtype in ("f32", "f64"):
         return ulp_distance(a.values, b.values, a.dtype) <= int(compare.split()[1])
@@ -101,6 +106,12 @@ def set_shard(k, n):
     _SHARD[:] = [k, n, 0]
 
 
+def mine():
+    """True when the next make_case (or claim) call belongs to this shard. Consumes
+    nothing: a suite that skips a case it does not own must still call claim()."""
+    return _SHARD[2] % _SHARD[1] == _SHARD[0]
+
+
 def claim():
     """True when this shard owns the next case (for suites that build Cases themselves)."""
     idx = _SHARD[2]
@@ -109,11 +120,17 @@ def claim():
 
 
 def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(),
-              compare="exact", libs=None, comments=()):
+              compare="exact", libs=None, comments=(), digest_over=None, written=None):
     """Runs the oracles that can express op and builds the Case (None when another
     shard owns it).
 
-    libs: override which oracles run (e.g. ("torch",) for expand, ("rule",))."""
+    libs: override which oracles run (e.g. ("torch",) for expand, ("rule",)).
+    digest_over: a result of more elements than this is written as a `digest
+    fnv1a64` line, a smaller one as values; the oracles' result arrays are
+    compared bitwise (NaN == NaN) before either is written.
+    written: the args as the file gives them, when the oracles ran on compact
+    copies holding the same logical values (a huge storage of which the view
+    addresses a few elements)."""
     if op == "pow" and compare == "exact":
         # Float pow goes through libm and torch's own kernels, which round
         # differently by up to 1 ulp (measured over the ops value grids);
@@ -132,6 +149,7 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
                 libs = tuple(l for l in libs if l != "torch")
     comments = list(comments)
     tags = set(tags)
+    raw = digest_over is not None
     if "torch" in libs and oracles.torch_would_crash(op, mode, args):
         libs = tuple(l for l in libs if l != "torch")
         tags.add("torch-crash")
@@ -141,10 +159,10 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
     try:
         for lib in libs:
             if lib == "numpy":
-                outs["numpy"] = oracles.run_numpy(op, mode, args, attrs)
+                outs["numpy"] = oracles.run_numpy(op, mode, args, attrs, raw)
             elif lib == "torch":
                 try:
-                    oc, mat = _run_torch_memo(op, mode, args, attrs)
+                    oc, mat = _run_torch_memo(op, mode, args, attrs, raw)
                 except oracles.TorchInvalid as exc:
                     tags.add("torch-invalid")
                     comments.append("%s: not a valid result, so NumPy's expectation applies to both "
@@ -169,7 +187,7 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
     if not outs:
         raise GenError("%s: no oracle produced an outcome" % case_id)
     if "torch" in outs:
-        _scalar_path(op, mode, args, outs, tags, comments)
+        _scalar_path(op, mode, args, outs, tags, comments, raw)
     names = list(outs)
     expects, messages = [], []
     if len(names) == 2 and not agree(outs["numpy"], outs["torch"], compare):
@@ -191,6 +209,11 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
                 else:
                     tags.add("self-modified")
                     comments.append("%s MODIFIED self before raising" % lib)
+    for _, oc, _ in expects:
+        _write_array(oc, digest_over)
+    if written is not None:
+        _check_written(args, written)
+        args = written
     tags |= auto_tags(op, args, list(outs.values()))
     if mode == "inplace":
         tags.add("in-place")
@@ -207,7 +230,7 @@ SHAPE_CLASSES = {"not-broadcastable", "inplace-shape", "rank-limit", "invalid-sh
 _TORCH_SHAPE_ERRORS = {}
 
 
-def _run_torch_memo(op, mode, args, attrs):
+def _run_torch_memo(op, mode, args, attrs, raw=False):
     """oracles.run_torch, remembering the shape-class errors (per process).
 
     Each torch exception costs ~4 ms (c10::Error captures and symbolises a
@@ -221,30 +244,70 @@ def _run_torch_memo(op, mode, args, attrs):
     hit = _TORCH_SHAPE_ERRORS.get(key)
     if hit is not None:
         return hit
-    oc, mat = oracles.run_torch(op, mode, args, attrs)
+    oc, mat = oracles.run_torch(op, mode, args, attrs, raw)
     if oc.kind == "error" and oc.cls in SHAPE_CLASSES:
         _TORCH_SHAPE_ERRORS[key] = (oc, mat)
     return oc, mat
 
 
-def _scalar_path(op, mode, args, outs, tags, comments):
+def _scalar_path(op, mode, args, outs, tags, comments, raw=False):
     """torch's SIMD quirks (policy in oracles.py, above SIMD_OPS; docs/semantics.md
     B21): replaces torch's vectorized-path values by its scalar-path ones where
-    they differ, tags the case `torch-simd` and records the vector values."""
+    they differ, tags the case `torch-simd` and records the vector values (the
+    first DIFF_SHOWN of them for a digested result)."""
     tc = outs["torch"]
     if tc.kind != "ok" or op not in oracles.SIMD_OPS or tc.dtype not in ("f32", "f64") \
             or int(np.prod(tc.shape, dtype=np.int64)) <= 1:
         return  # one element never reaches the vector loop
-    sc = oracles.run_torch_scalar_path(op, mode, args, tc)
-    if sc.key() == tc.key():
-        return
+    sc = oracles.run_torch_scalar_path(op, mode, args, tc, raw)
     if sc.dtype != tc.dtype or sc.shape != tc.shape:
         raise GenError("torch's scalar path changed the result's dtype or shape: %r vs %r" % (sc, tc))
-    diff = ["(%s)=%s" % (",".join(str(int(i)) for i in np.unravel_index(k, tc.shape)), v)
-            for k, (v, w) in enumerate(zip(tc.values, sc.values)) if v != w]
+    ks = _differing(sc, tc)
+    if not len(ks):
+        return
+    vals = tc.values if tc.array is None else fmt_values(tc.array.reshape(-1)[ks[:DIFF_SHOWN]], tc.dtype)
+    shown = ks if tc.array is None else ks[:DIFF_SHOWN]
+    diff = ["(%s)=%s" % (",".join(str(int(i)) for i in np.unravel_index(k, tc.shape)),
+                         vals[k] if tc.array is None else vals[j]) for j, k in enumerate(shown)]
+    if len(shown) < len(ks):
+        diff.append("... (%d elements in all)" % len(ks))
     tags.add("torch-simd")
     comments.append("torch 1.13 vectorized path gave: " + " ".join(diff))
     outs["torch"] = sc
+
+
+DIFF_SHOWN = 16
+
+
+def _differing(a, b):
+    """Flat C-order indices where two ok Outcomes of one shape differ bitwise (NaN == NaN)."""
+    if a.array is None and b.array is None:
+        return [k for k, (v, w) in enumerate(zip(a.values, b.values)) if v != w]
+    if a.array is None or b.array is None or a.array.dtype != b.array.dtype:
+        raise GenError("comparing a digested result with a listed one")
+    width = "u%d" % a.array.dtype.itemsize
+    ba = np.frombuffer(digest.canonical_bytes(a.array), dtype=width)
+    bb = np.frombuffer(digest.canonical_bytes(b.array), dtype=width)
+    return np.flatnonzero(ba != bb)
+
+
+def _write_array(oc, digest_over):
+    """Turns a raw result array into its values tokens, or its digest when it
+    has more than digest_over elements."""
+    if oc.kind != "ok" or oc.array is None:
+        return
+    flat = oc.array.reshape(-1)
+    if len(flat) <= digest_over:
+        oc.values = fmt_values(flat, oc.dtype)
+    else:
+        oc.digest = digest.fnv1a64(oc.array)
+    oc.array = None
+
+
+def _check_written(args, written):
+    """The written args must show the oracles' args: same names, dtypes, shapes."""
+    if [(a.name, a.dtype, a.shape) for a in args] != [(w.name, w.dtype, w.shape) for w in written]:
+        raise GenError("written args differ from the oracles' args")
 
 
 # ---------------------------------------------------------------- data

@@ -38,7 +38,7 @@ ERROR_CLASSES = (
 )
 SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
-    "matmul", "legacy", "promotion", "seeds", "large",
+    "matmul", "legacy", "promotion", "seeds", "sizes", "large",
 )
 
 
@@ -146,7 +146,7 @@ class Outcome:
     """What one oracle did: ok (dtype, shape, values tokens or digest) or error (class, message)."""
 
     def __init__(self, kind, dtype=None, shape=None, values=None, cls=None, message=None,
-                 digest=None, self_unchanged=None):
+                 digest=None, self_unchanged=None, array=None):
         self.kind = kind
         self.dtype = dtype
         self.shape = None if shape is None else tuple(int(d) for d in shape)
@@ -155,6 +155,7 @@ class Outcome:
         self.message = message
         self.digest = digest  # (hex, n) for large outputs
         self.self_unchanged = self_unchanged  # in-place errors: did the oracle leave self alone?
+        self.array = array  # the raw C-order result, until builder turns it into values or a digest
 
     def key(self):
         """Equality key: dtype, shape and values bitwise (NaN==NaN via the 'nan' token), or class."""

@@ -4,16 +4,20 @@
 #                          them against ref when the runner is built (fails if they disagree)
 #   make cases-check       regenerate into a temp dir and diff against cases/
 #   make cases-crosscheck  run cases/ through bcast-run + ref in both profiles; list failures
-#   make cases-large       the opt-in `large` suite (digests of > 2^31-element outputs)
+#   make cases-large       the opt-in `large` suite (gigabyte outputs and storages; see gen/suite_large.py)
+#
+# Expected outputs of more than a few elements are written as FNV-1a digests,
+# hashed by the C helper $(GEN_FNV) (built by `make`).
 
 GEN_JOBS     ?= 2
-GEN_PY       := $(PYTHON) gen/make_cases.py
-GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds
 GEN_FNV      := $(BUILD)/gen/fnv1a64
+GEN_PY       := BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases.py
+GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
+ALL_TARGETS  += $(GEN_FNV)
 
-cases:
+cases: $(GEN_FNV)
 	$(GEN_PY) --out cases --jobs $(GEN_JOBS)
 	@if [ -x "$(CROSS_RUNNER)" ] && [ -f "$(CROSS_TARGET)" ]; then \
 	  $(MAKE) --no-print-directory cases-crosscheck || { \
@@ -23,7 +27,7 @@ cases:
 	  echo "cases: cross-check SKIPPED: $(CROSS_RUNNER) or $(CROSS_TARGET) not built (run make first)"; \
 	fi
 
-cases-check:
+cases-check: $(GEN_FNV)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(GEN_PY) --out "$$tmp" --jobs $(GEN_JOBS) >/dev/null && \
 	bad=""; for s in $(GEN_SUITES); do \
@@ -40,7 +44,7 @@ $(GEN_FNV): gen/fnv1a64.c
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(EXTRA_LDFLAGS)
 
 cases-large: $(GEN_FNV)
-	BCAST_FNV1A64=$(GEN_FNV) $(GEN_PY) --out cases --suite large --jobs $(GEN_JOBS)
+	$(GEN_PY) --out cases --suite large --jobs $(GEN_JOBS)
 
 TESTS += "sh tests/run-pytest.sh gen/tests"
 # docs/semantics.md: every example block is executed against NumPy and torch.

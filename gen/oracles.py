@@ -167,11 +167,14 @@ class Unrepresentable(GenError):
     value-based u8 + 0-d 300 -> u16): the case cannot be written."""
 
 
-def np_outcome(arr):
+def np_outcome(arr, raw=False):
+    """The Outcome of a NumPy result: its values as tokens, or (raw) the array itself."""
     arr = np.asarray(arr)
     name = NP_NAME.get(arr.dtype)
     if name is None:
         raise Unrepresentable("numpy produced dtype %s outside the 8 dtypes" % arr.dtype)
+    if raw:
+        return Outcome("ok", name, arr.shape, array=np.ascontiguousarray(arr).copy())
     return Outcome("ok", name, arr.shape, fmt_values(np.ascontiguousarray(arr).reshape(-1), name))
 
 
@@ -179,15 +182,24 @@ class TorchInvalid(GenError):
     """torch returned something that is not a valid result (a negative extent)."""
 
 
-def torch_outcome(t):
+def torch_outcome(t, raw=False):
+    """The Outcome of a torch result: its values as tokens, or (raw) a NumPy copy."""
     if any(d < 0 for d in t.shape):
         # torch 1.13: zeros(0).expand(-3, 0) "succeeds" with shape (-3, 0).
         raise TorchInvalid("torch returned a tensor of shape %s" % (tuple(t.shape),))
     name = TORCH_NAME.get(t.dtype)
     if name is None:
         raise Unrepresentable("torch produced dtype %s outside the 8 dtypes" % t.dtype)
-    # Flatten in torch: NumPy cannot hold more than 32 dimensions.
-    arr = t.detach().contiguous().reshape(-1).numpy()
+    # Flatten in torch: NumPy cannot hold more than 32 dimensions. An empty
+    # result is not reshaped: torch 1.13's reshape(-1) multiplies the other
+    # extents in int64 and trips an internal assertion ("Expected
+    # !is_symbolic()") when they overflow, e.g. for shape (2^31, 2^32, 0).
+    if 0 in t.shape:
+        arr = np.empty(0, dtype=NP_DTYPE[name])
+    else:
+        arr = t.detach().contiguous().reshape(-1).numpy()
+    if raw:
+        return Outcome("ok", name, tuple(t.shape), array=arr.copy().reshape(tuple(t.shape)))
     return Outcome("ok", name, tuple(t.shape), fmt_values(arr, name))
 
 
@@ -200,8 +212,8 @@ def parse_target(attrs):
 
 # ---------------------------------------------------------------- numpy
 
-def run_numpy(op, mode, args, attrs=()):
-    """Runs the case through NumPy 1.24. Returns an Outcome."""
+def run_numpy(op, mode, args, attrs=(), raw=False):
+    """Runs the case through NumPy 1.24. Returns an Outcome (raw: holding the result array)."""
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         storages, views = [], []
@@ -225,16 +237,16 @@ def run_numpy(op, mode, args, attrs=()):
             if mode == "inplace":
                 self_before = storages[0].copy()
                 NP_FUNC[op](views[0], views[1], out=views[0])
-                return np_outcome(views[0].copy())
+                return np_outcome(views[0].copy(), raw)
             if mode == "out":
                 NP_FUNC[op](*views[:-1], out=views[-1])
-                return np_outcome(views[-1].copy())
+                return np_outcome(views[-1].copy(), raw)
             if op in NP_FUNC:
-                return np_outcome(NP_FUNC[op](*views))
+                return np_outcome(NP_FUNC[op](*views), raw)
             if op == "where":
-                return np_outcome(np.where(*views))
+                return np_outcome(np.where(*views), raw)
             if op == "broadcast_to":
-                return np_outcome(np.broadcast_to(views[0], parse_target(attrs)).copy())
+                return np_outcome(np.broadcast_to(views[0], parse_target(attrs)).copy(), raw)
             if op == "broadcast_shapes":
                 return Outcome("ok", "-", np.broadcast_shapes(*views), [])
             raise GenError("numpy cannot express op %s" % op)
@@ -264,9 +276,10 @@ def torch_would_crash(op, mode, args):
     return bool((np.asarray(x.storage) == lo).any() and (np.asarray(y.storage) == -1).any())
 
 
-def run_torch(op, mode, args, attrs=()):
-    """Runs the case through torch 1.13. Returns (Outcome, materialised): materialised
-    says a negative-stride operand had to be passed as a contiguous copy."""
+def run_torch(op, mode, args, attrs=(), raw=False):
+    """Runs the case through torch 1.13. Returns (Outcome, materialised): raw
+    keeps the result array in the Outcome; materialised says a negative-stride
+    operand had to be passed as a contiguous copy."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         storages, views, mat = [], [], False
@@ -294,18 +307,18 @@ def run_torch(op, mode, args, attrs=()):
                     raise GenError("torch has no in-place %s" % op)
                 self_before = storages[0].clone()
                 getattr(views[0], TORCH_INPLACE[op])(views[1])
-                return torch_outcome(views[0]), mat
+                return torch_outcome(views[0], raw), mat
             if mode == "out":
                 TORCH_FUNC[op](*views[:-1], out=views[-1])
-                return torch_outcome(views[-1]), mat
+                return torch_outcome(views[-1], raw), mat
             if op in TORCH_FUNC:
-                return torch_outcome(TORCH_FUNC[op](*views)), mat
+                return torch_outcome(TORCH_FUNC[op](*views), raw), mat
             if op == "where":
-                return torch_outcome(torch.where(*views)), mat
+                return torch_outcome(torch.where(*views), raw), mat
             if op == "broadcast_to":
-                return torch_outcome(torch.broadcast_to(views[0], target)), mat
+                return torch_outcome(torch.broadcast_to(views[0], target), raw), mat
             if op == "expand":
-                return torch_outcome(views[0].expand(target)), mat
+                return torch_outcome(views[0].expand(target), raw), mat
             if op == "broadcast_shapes":
                 return Outcome("ok", "-", tuple(torch.broadcast_shapes(*views)), []), mat
             raise GenError("torch cannot express op %s" % op)
@@ -335,7 +348,8 @@ def run_rule(op, args, attrs=()):
 
     axis_add (B10/B11): y's dims line up with x's starting at axis (-1 means
     rank(x)-rank(y)); y is reshaped with leading/trailing 1s to x's rank and
-    np.add broadcasts per B2/B3. uni_add (B7): y must broadcast to x's shape."""
+    np.add broadcasts per B2/B3. uni_add (B7): y must broadcast to x's shape
+    (np.broadcast_to, so its errors are classified as broadcast_to's, B5)."""
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         _, x = np_view(args[0])
@@ -344,7 +358,8 @@ def run_rule(op, args, attrs=()):
             try:
                 yb = np.broadcast_to(y, x.shape)
             except ValueError as exc:
-                return Outcome("error", cls="not-broadcastable", message=first_line(exc))
+                cls, msg = classify("numpy", exc)
+                return Outcome("error", cls=cls, message=msg)
             return np_outcome(np.add(x, yb))
         if op == "axis_add":
             axis = None
@@ -403,7 +418,7 @@ def _scalar_layout(t, shape, n):
     return buf[:, 0]
 
 
-def run_torch_scalar_path(op, mode, args, result):
+def run_torch_scalar_path(op, mode, args, result, raw=False):
     """Reruns a successful float element-wise torch call (result: its Outcome)
     on the scalar path and returns that Outcome (same dtype and shape)."""
     shape, n = result.shape, int(np.prod(result.shape, dtype=np.int64))
@@ -422,4 +437,4 @@ def run_torch_scalar_path(op, mode, args, result):
             TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views[:-1]], out=out)
         else:
             out = TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views])
-        return torch_outcome(out.reshape(shape))
+        return torch_outcome(out.reshape(shape), raw)

@@ -47,11 +47,18 @@ int bc_shape_parse(const char *text, bc_shape *out);
 
 /* ---- Rules (ref/shape.c) ---- */
 
-/* B15/B16: rejects negative extents, element counts that overflow int64, and,
- * in the NumPy profile, rank > BC_NUMPY_MAX_RANK. */
+/* B15/B16: rejects negative extents and ranks above BC_MAX_RANK (in the NumPy
+ * profile above BC_NUMPY_MAX_RANK). Sizes are not counted. */
+int bc_check_extents(const bc_shape *s, int profile, int operand, bc_error *err);
+
+/* B15/B16: bc_check_extents, and an element count that overflows as the
+ * profile's library counts it (left to right, stopping at the first 0: NumPy
+ * refuses a product above INT64_MAX on the way, torch one above UINT64_MAX,
+ * and a non-empty count above INT64_MAX). */
 int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err);
 
-/* B1-B4: broadcasts n shapes (n may be 0, giving ()). */
+/* B1-B4: broadcasts n shapes (n may be 0, giving ()). Checks extents, not the
+ * result's count: callers apply bc_check_shape in their profile (B16). */
 int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *err);
 
 /* B4: folds shape `next` (operand k) into acc, the broadcast of operands
@@ -67,7 +74,8 @@ int bc_broadcast_to_shape(const bc_shape *from, const bc_shape *to, bc_error *er
  * leading dimension, other negatives, and rank drops are errors. */
 int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, bc_error *err);
 
-/* B7: ONNX unidirectional: b broadcasts to a; out is a's shape. */
+/* B7: ONNX unidirectional: b broadcasts to a; out is a's shape. B5's errors:
+ * b of higher rank than a is invalid-shape, an extent mismatch not-broadcastable. */
 int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err);
 
 /* B8: in-place/out=: broadcast(self, other) must equal self's shape exactly. */

@@ -117,7 +117,9 @@ int main(int argc, char **argv)
             st = bc_onnx_uni_shape(&shapes[0], &shapes[1], &res, &err);
         }
     }
-    if (st == BCT_OK)
+    /* B16: torch.broadcast_shapes counts nothing; every other rule's result
+     * is counted as the profile's library counts it. */
+    if (st == BCT_OK && !(strcmp(kind, "broadcast") == 0 && profile == BCT_PROFILE_TORCH))
         st = bc_check_shape(&res, profile, -1, &err);
     if (st != BCT_OK) {
         printf("error: %s: %s\n", bc_status_name(st), err.message);

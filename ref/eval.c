@@ -15,9 +15,19 @@ typedef struct dest {
 
 static int is_binary(int op) { return op >= BCT_ADD && op <= BCT_BITWISE_XOR; }
 
+static int is_empty(const bc_shape *s)
+{
+    for (int i = 0; i < s->rank; i++)
+        if (s->dim[i] == 0) return 1;
+    return 0;
+}
+
+/* The element count of a shape whose count bc_check_shape accepted. A 0 is
+ * looked for first: the extents before it may multiply past int64 (B16). */
 static int64_t count_of(const bc_shape *s)
 {
     int64_t n = 1;
+    if (is_empty(s)) return 0;
     for (int i = 0; i < s->rank; i++) n *= s->dim[i];
     return n;
 }
@@ -68,10 +78,13 @@ static int alloc_dest(const bct_call *call, int dtype, const bc_shape *s, dest *
                        bc_shape_format(s, sb, sizeof sb));
     d->dtype = dtype;
     d->rank = s->rank;
+    /* An empty result is never written, and its extents may multiply past
+     * int64 (B16: (2^31,2^32,0) in torch): its strides are all 0. */
     for (int i = s->rank - 1; i >= 0; i--) {
         d->shape[i] = s->dim[i];
-        d->strides[i] = stride;
-        stride *= s->dim[i] > 0 ? s->dim[i] : 1;
+        d->strides[i] = n > 0 ? stride : 0;
+        if (n > 0)
+            stride *= s->dim[i];
     }
     return BCT_OK;
 }
@@ -361,7 +374,9 @@ static int eval_shapes(const bct_call *call, bc_error *err)
         bc_shape_of(&call->args[k], &one);
         st = bc_broadcast_fold(&res, &one, k, err);
     }
-    if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
+    /* B16: NumPy counts the result ("broadcast dimensions too large"); torch's
+     * broadcast_shapes computes the shape and counts nothing. */
+    if (st == BCT_OK && call->profile == BCT_PROFILE_NUMPY) st = bc_check_shape(&res, call->profile, -1, err);
     if (st == BCT_OK) {
         char sb[512];
         if (call->alloc_output == NULL ||
@@ -402,7 +417,13 @@ static int check_call(const bct_call *call, bc_error *err)
         if (a->rank > 0 && a->shape == NULL)
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has no shape", k);
         bc_shape_of(a, &s);
-        if ((st = bc_check_shape(&s, call->profile, k, err)) != BCT_OK)
+        /* B16: an operand is a view: its own count matters only where the
+         * library counts it: torch's numel of an in-place self, NumPy's
+         * byte size of every array (below). */
+        if ((st = bc_check_extents(&s, call->profile, k, err)) != BCT_OK)
+            return st;
+        if (mode == BCT_MODE_INPLACE && k == 0 && call->profile == BCT_PROFILE_TORCH &&
+            (st = bc_check_shape(&s, call->profile, k, err)) != BCT_OK)
             return st;
         if (op == BCT_BROADCAST_SHAPES)
             continue;
@@ -410,7 +431,7 @@ static int check_call(const bct_call *call, bc_error *err)
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has unknown dtype %d", k, a->dtype);
         if (a->rank > 0 && a->strides == NULL)
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has no strides", k);
-        if (a->data == NULL && count_of(&s) > 0)
+        if (a->data == NULL && !is_empty(&s))
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has elements but no data", k);
         /* B16: NumPy cannot even create such an operand (not even as a
          * stride-0 view), so that is its first error. */

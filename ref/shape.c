@@ -89,12 +89,11 @@ int bc_shape_parse(const char *text, bc_shape *out)
     return 0;
 }
 
-/* B15/B16: per-operand sanity; counts elements skipping zero extents so that an
- * impossible allocation is reported even when the array happens to be empty. */
-int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
+/* B15/B16: what every shape must satisfy whatever its size: a rank within
+ * ref's limit (and NumPy's, in the NumPy profile) and no negative extent. */
+int bc_check_extents(const bc_shape *s, int profile, int operand, bc_error *err)
 {
     char buf[64];
-    int64_t count = 1;
     if (s->rank < 0 || s->rank > BC_MAX_RANK)
         return bc_fail(err, BCT_ERR_RANK_LIMIT, operand, -1, -1,
                        "operand %d has rank %d; ref supports at most %d dimensions",
@@ -103,20 +102,52 @@ int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
         return bc_fail(err, BCT_ERR_RANK_LIMIT, operand, -1, -1,
                        "maximum supported dimension for an ndarray is %d, found %d (operand %d)",
                        BC_NUMPY_MAX_RANK, s->rank, operand);
-    for (int i = 0; i < s->rank; i++) {
+    for (int i = 0; i < s->rank; i++)
         if (s->dim[i] < 0)
             return bc_fail(err, BCT_ERR_INVALID_SHAPE, operand, -1, i,
                            "negative dimensions are not allowed: operand %d has shape %s (dimension %d)",
                            operand, bc_shape_format(s, buf, sizeof buf), i);
-        if (s->dim[i] == 0)
-            continue;
-        if (count > INT64_MAX / s->dim[i])
-            return bc_fail(err, BCT_ERR_OVERFLOW, operand, -1, i,
-                           "operand %d: the element count of shape %s overflows int64",
-                           operand, bc_shape_format(s, buf, sizeof buf));
-        count *= s->dim[i];
-    }
     return BCT_OK;
+}
+
+/* B16: does the element count fit, counted the way the profile's library
+ * counts it? Both multiply the extents from the left and stop at the first 0
+ * (the count is then 0, whatever follows). NumPy (PyArray_OverflowMultiplyList:
+ * broadcast_shapes, the iterator) refuses a running product above INT64_MAX.
+ * torch (c10::safe_multiplies_u64: numel, storage sizes) multiplies in uint64,
+ * refuses a running product that overflows uint64, and a non-empty count above
+ * INT64_MAX. So (2^31,2^32,0) is fine in torch and not in NumPy, and
+ * (0,2^62,4) is fine in both, while (2^62,4,0) fails in both. */
+static int count_overflows(const bc_shape *s, int profile)
+{
+    uint64_t p = 1, lim = profile == BCT_PROFILE_TORCH ? UINT64_MAX : (uint64_t)INT64_MAX;
+    for (int i = 0; i < s->rank; i++) {
+        uint64_t d = (uint64_t)s->dim[i];
+        if (d == 0)
+            return 0;
+        if (p > lim / d)
+            return 1;
+        p *= d;
+    }
+    return p > (uint64_t)INT64_MAX;
+}
+
+/* B15/B16: bc_check_extents, then the element count (count_overflows). */
+int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
+{
+    char buf[512], who[32];
+    int st = bc_check_extents(s, profile, operand, err);
+    if (st != BCT_OK || !count_overflows(s, profile))
+        return st;
+    if (operand >= 0)
+        snprintf(who, sizeof who, "operand %d", operand);
+    else
+        snprintf(who, sizeof who, "the result");
+    return bc_fail(err, BCT_ERR_OVERFLOW, operand, -1, -1,
+                   "%s: the element count of shape %s overflows %s", who,
+                   bc_shape_format(s, buf, sizeof buf),
+                   profile == BCT_PROFILE_TORCH ? "(torch: uint64 up to the first 0, int64 if non-empty)"
+                                                : "int64 (NumPy multiplies up to the first 0)");
 }
 
 /* B16, NumPy profile only: NumPy refuses to create an array or a view whose
@@ -150,13 +181,16 @@ int bc_check_numpy_bytes(const bc_shape *s, int dtype, int operand, bc_error *er
  * NumPy's broadcast_strides and torch's infer_size do), so the first mismatch
  * reported is the rightmost one. The result extent starts at 1 and takes the
  * first non-1 extent; a later non-1 extent must equal it (B2: 1 stretches to
- * anything, 0 included; B3: 0 against n>1 fails). */
+ * anything, 0 included; B3: 0 against n>1 fails). Counts are not checked:
+ * whether the result's count fits depends on the library (B16), so callers
+ * check it with bc_check_shape in their profile (torch's broadcast_shapes
+ * never does). */
 int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *err)
 {
     int rank = 0;
     bc_shape res;
     for (int k = 0; k < n; k++) {
-        int st = bc_check_shape(&shapes[k], BCT_PROFILE_TORCH, k, err);
+        int st = bc_check_extents(&shapes[k], BCT_PROFILE_TORCH, k, err);
         if (st != BCT_OK)
             return st;
         if (shapes[k].rank > rank)
@@ -192,16 +226,6 @@ int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *
         }
         res.dim[d] = ext;
     }
-    {
-        /* B16: the result must be countable even when every input is. */
-        int st = bc_check_shape(&res, BCT_PROFILE_TORCH, -1, err);
-        if (st != BCT_OK) {
-            if (err != NULL)
-                snprintf(err->message, sizeof err->message, "broadcast dimensions too large: "
-                         "the element count of the broadcast shape overflows int64");
-            return st;
-        }
-    }
     if (out != NULL)
         *out = res;
     return BCT_OK;
@@ -210,14 +234,15 @@ int bc_broadcast_shapes(const bc_shape *shapes, int n, bc_shape *out, bc_error *
 /* B4: folds operand k (shape next) into acc, the broadcast of operands
  * 0..k-1 (start with acc->rank = 0). Broadcasting is associative and
  * commutative, so folding n shapes equals bc_broadcast_shapes over all of them,
- * in O(rank) memory whatever n. acc's non-1 extents are always a subset of the
- * final ones, so a fold never overflows (B16) where the final shape would not.
- * On error acc is unchanged. */
+ * in O(rank) memory whatever n. Like bc_broadcast_shapes it checks no count: a
+ * partial result may overflow where the final one does not ((2^62,1), (1,4),
+ * (0,1,1) ends as the empty (0,2^62,4)), so only the final shape is counted
+ * (B16), by the caller. On error acc is unchanged. */
 int bc_broadcast_fold(bc_shape *acc, const bc_shape *next, int k, bc_error *err)
 {
     char ab[256], nb[256];
     bc_shape pair[2];
-    int st = bc_check_shape(next, BCT_PROFILE_TORCH, k, err);
+    int st = bc_check_extents(next, BCT_PROFILE_TORCH, k, err);
     if (st != BCT_OK)
         return st;
     pair[0] = *acc;
@@ -313,7 +338,11 @@ int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, 
     return st;
 }
 
-/* B7: ONNX unidirectional: b stretches to a; a never changes. */
+/* B7: ONNX unidirectional: b stretches to a; a never changes. It is B5
+ * with a's shape as the target, so the errors are B5's: a target (a) of
+ * lower rank than b is invalid-shape (NumPy's broadcast_to: "input operand
+ * has more dimensions than allowed by the axis remapping"), an extent of b
+ * that is neither 1 nor a's is not-broadcastable. */
 int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err)
 {
     char ab[512], bb[512];
@@ -323,8 +352,9 @@ int bc_onnx_uni_shape(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_er
     if (st != BCT_OK)
         return st;
     if (b->rank > a->rank)
-        return bc_fail(err, BCT_ERR_NOT_BROADCASTABLE, 1, 0, -1,
-                       "unidirectional broadcast: B %s has more dimensions than A %s",
+        return bc_fail(err, BCT_ERR_INVALID_SHAPE, 1, 0, -1,
+                       "unidirectional broadcast: B %s has more dimensions than A %s, its target: "
+                       "input operand has more dimensions than allowed by the axis remapping",
                        bc_shape_format(b, bb, sizeof bb), bc_shape_format(a, ab, sizeof ab));
     for (int i = b->rank - 1; i >= 0; i--) {
         int d = i + a->rank - b->rank;

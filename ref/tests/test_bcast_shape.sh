@@ -55,7 +55,8 @@ expect paddle_axis 0 "(2,3,4)" paddle_axis "(2,1,4)" "(3,1)" --axis 1
 expect paddle_axis_err 1 "error: not-broadcastable: " paddle_axis "(2,3,4,5)" "(4,5)" --axis 1
 expect paddle_axis_range 1 "error: axis: " paddle_axis "(2,3)" "(3,)" --axis 2
 expect onnx_uni 0 "(2,3,4,5)" onnx_uni "(2,3,4,5)" "(4,1)"
-expect onnx_uni_err 1 "error: not-broadcastable: " onnx_uni "(4,1)" "(2,3,4,5)"
+expect onnx_uni_err 1 "error: invalid-shape: " onnx_uni "(4,1)" "(2,3,4,5)"
+expect onnx_uni_mismatch 1 "error: not-broadcastable: " onnx_uni "(2,3,4,5)" "(3,1)"
 # B15: profiles
 expect rank33_torch 0 "(" broadcast "(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1)" --profile torch
 expect rank33_numpy 1 "error: rank-limit: " broadcast "(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1)" --profile numpy
