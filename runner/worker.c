@@ -233,7 +233,9 @@ static void *alloc_cb(void *ctx, int dtype, int rank, const int64_t *shape)
             memcpy(r->out_shape, shape, (size_t)rank * sizeof *shape);
         int64_t cnt = br_shape_count(r->out_shape, rank), bytes = 0;
         for (int i = 0; i < rank; i++) if (r->out_shape[i] < 0) why = "negative extent";
-        if (why == NULL && cnt < 0) why = "element count overflows";
+        /* a shape-only result (broadcast_shapes) holds no elements: its count may
+         * overflow (torch answers broadcast_shapes((2^62,1),(1,4)) with a shape) */
+        if (why == NULL && cnt < 0 && dtype != BCT_NONE) why = "element count overflows";
         if (why == NULL && dtype != BCT_NONE && br_mul_i64(cnt, bc_dtype_size(dtype), &bytes) != 0)
             why = "byte size overflows";
         int64_t cap = br_case_result_bytes(W.c);
