@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 
+import isolation_bench  # noqa: E402  (bench/, beside this file)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PYTHON = "/usr/bin/python3"
@@ -580,6 +582,9 @@ def main():
              [("ref (bc_eval)", "#1f77b4", ref_pts), ("NumPy np.add(out=)", "#d62728", np_pts)],
              "Broadcast add (n,1)+(1,m) f32: time vs output size")
     gen = generation_time(a.gen)  # first: it (re)writes the cases the runner parts read
+    iso = [("6. What a crash costs", isolation_bench.crash_cost(a.build, a.runs)),
+           ("7. What a pipe target's restart costs", isolation_bench.pipe_restart(a.build, PYTHON, a.runs)),
+           ("8. Input guard pages and the default suite against ref", isolation_bench.guard_cost(a.build, a.runs))]
     hooks = [("1. Runner throughput", runner_throughput(a.build, a.cases, a.runs)),
              ("4. Generation time", gen),
              ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs, a.out))]
@@ -632,6 +637,8 @@ def main():
           "## %s" % hooks[1][0], "", *hooks[1][1], "",
           "## 5. Scaling (kernel half)", "", *scal, ""]
     L += ["## %s" % hooks[2][0], "", *hooks[2][1], ""]
+    for title, body in iso:
+        L += ["## %s" % title, "", *body, ""]
     path = os.path.join(a.out, "bench.md")
     with open(path, "w") as f:
         f.write("\n".join(L))
