@@ -180,6 +180,35 @@ static const char *gwords(br_report *r, const jv *o, const char *k)
     return s;
 }
 
+/* One case object into a new record. -1 when it has no id or outcome. */
+static int read_case(br_report *r, const jv *c)
+{
+    int o = br_outcome_from_name(gs(c, "actual_outcome"));
+    if (c->t != J_OBJ || o < 0 || !*gs(c, "id")) return -1;
+    br_rec *x = br_report_add(r);
+    x->id = gs(c, "id"); x->suite = gs(c, "suite"); x->tags = gwords(r, c, "tags"); x->rules = gwords(r, c, "rules");
+    x->op = gs(c, "op"); x->mode = gs(c, "mode"); x->dtypes = gwords(r, c, "dtypes");
+    x->shapes = gwords(r, c, "shapes"); x->strides = gwords(r, c, "strides");
+    x->outcome = o;
+    const jv *b = get(c, "expected_failure");
+    x->expected_failure = b && b->t == J_BOOL && b->num != 0;
+    b = get(c, "unexpected_pass");
+    x->unexpected_pass = b && b->t == J_BOOL && b->num != 0;
+    x->reason = gs(c, "reason"); x->known_reason = gs(c, "known_reason");
+    x->expected = gs(c, "expected"); x->actual = gs(c, "actual"); x->mismatch = gs(c, "first_mismatch");
+    x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
+    x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->behaviour = gs(c, "behaviour"); x->diff = gs(c, "diff");
+    x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
+    b = get(c, "probed");
+    x->probed = b && b->t == J_BOOL && b->num != 0;
+    x->file = gs(c, "file");
+    const jv *n = get(c, "line");
+    x->line = n && n->t == J_NUM && n->num >= 0 && n->num < 2e9 ? (int)n->num : 0;
+    n = get(c, "duration_ms");
+    x->duration_ms = n && n->t == J_NUM ? n->num : 0;
+    return 0;
+}
+
 int br_read_json(br_report *r, const char *path, char *err, size_t cap)
 {
     size_t len;
@@ -236,36 +265,12 @@ int br_read_json(br_report *r, const char *path, char *err, size_t cap)
         r->unmatched = v;
         r->unmatched[r->nunmatched++] = um->items[i].str;
     }
-    for (size_t i = 0; i < cases->n; i++) {
-        const jv *c = &cases->items[i];
-        int o = br_outcome_from_name(gs(c, "actual_outcome"));
-        if (c->t != J_OBJ || o < 0 || !*gs(c, "id")) {
+    for (size_t i = 0; i < cases->n; i++)
+        if (read_case(r, &cases->items[i]) != 0) {
             snprintf(err, cap, "%s: case %zu has no id or an unknown outcome", path, i);
             jfree(&root);
             return -1;
         }
-        br_rec *x = br_report_add(r);
-        x->id = gs(c, "id"); x->suite = gs(c, "suite"); x->tags = gwords(r, c, "tags"); x->rules = gwords(r, c, "rules");
-        x->op = gs(c, "op"); x->mode = gs(c, "mode"); x->dtypes = gwords(r, c, "dtypes");
-        x->shapes = gwords(r, c, "shapes"); x->strides = gwords(r, c, "strides");
-        x->outcome = o;
-        const jv *b = get(c, "expected_failure");
-        x->expected_failure = b && b->t == J_BOOL && b->num != 0;
-        b = get(c, "unexpected_pass");
-        x->unexpected_pass = b && b->t == J_BOOL && b->num != 0;
-        x->reason = gs(c, "reason"); x->known_reason = gs(c, "known_reason");
-        x->expected = gs(c, "expected"); x->actual = gs(c, "actual"); x->mismatch = gs(c, "first_mismatch");
-        x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
-        x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->behaviour = gs(c, "behaviour"); x->diff = gs(c, "diff");
-        x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
-        b = get(c, "probed");
-        x->probed = b && b->t == J_BOOL && b->num != 0;
-        x->file = gs(c, "file");
-        const jv *n = get(c, "line");
-        x->line = n && n->t == J_NUM && n->num >= 0 && n->num < 2e9 ? (int)n->num : 0;
-        n = get(c, "duration_ms");
-        x->duration_ms = n && n->t == J_NUM ? n->num : 0;
-    }
     jfree(&root);
     return 0;
 }
