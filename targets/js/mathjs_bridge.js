@@ -11,7 +11,9 @@
 // equal, unequal, smaller, smallerEq, larger, largerEq, and, or, xor on f64 and
 // bool. Not declared: max/min (reductions, not element-wise), multiply (matrix
 // product, 2-D only), no where/broadcast_to/floor-division function, no
-// integer dtypes, no in-place or out=. Nothing is checked or fixed here.
+// integer dtypes (mathjs's number is a JavaScript float64, docs/datatypes/
+// numbers.md; BigNumber and Fraction are no bcast dtype), no in-place or out=
+// (its functions return new values). Nothing is checked or fixed here.
 'use strict';
 
 const math = require('mathjs');
@@ -32,7 +34,9 @@ function element(arg, k) {
   return arg.dtype === 'f64' ? arg.data.readDoubleLE(k * 8) : arg.data[k] !== 0;
 }
 
-// The operand as a mathjs value: walk its strided view in C order.
+// The operand as a mathjs value: walk its strided view in C order. A zero-size
+// shape nests like any other ((3,0) is [[], [], []]): mathjs checks the nesting
+// against the size, and a flat [] for (3,0) is a malformed matrix, not a (3,0) one.
 function toMath(arg) {
   if (arg.shape.length === 0) return element(arg, arg.offset);
   const build = (d, off) => {
@@ -43,7 +47,7 @@ function toMath(arg) {
     }
     return out;
   };
-  return new math.DenseMatrix({ data: arg.shape.includes(0) ? [] : build(0, arg.offset), size: arg.shape.slice() });
+  return new math.DenseMatrix({ data: build(0, arg.offset), size: arg.shape.slice() });
 }
 
 function reply(op, r) {
