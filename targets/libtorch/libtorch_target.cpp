@@ -280,9 +280,10 @@ int deliver(const bct_call *call, const at::Tensor &r)
 {
     int dt = to_bct(r.scalar_type());
     if (dt < 0) {
+        /* torch raised nothing: other, as the pipe target answers an unknown result dtype */
         std::snprintf(call->message, call->message_cap, "torch returned dtype %s, not a bcast dtype",
                       c10::toString(r.scalar_type()));
-        return BCT_ERR_DTYPE;
+        return BCT_ERR_OTHER;
     }
     std::vector<int64_t> sizes = r.sizes().vec();
     int64_t none = 0;       /* a 0-d result still passes a non-NULL shape */

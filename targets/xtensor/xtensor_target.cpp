@@ -127,7 +127,7 @@ template <class R> int deliver(const bct_call *call, const xt::xarray<R> &r)
 {
     int dt = dtype_of<R>();
     if (dt < 0)
-        throw adapter_error{BCT_ERR_DTYPE, "xtensor result type is not a bcast dtype"};
+        throw adapter_error{BCT_ERR_OTHER, "xtensor's result value type is not a bcast dtype"}; /* no error of xtensor's */
     std::vector<int64_t> shape;
     std::string text = "(";
     for (std::size_t n : r.shape()) {
