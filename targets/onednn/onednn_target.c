@@ -152,6 +152,23 @@ static dnnl_alg_kind_t alg_of(int op)
     }
 }
 
+/* Value mode's dst dims and dense strides: per dimension the extent that is
+ * not 1 (src0's, or src1's where src0's is 1), the only dims the binary
+ * primitive's rule leaves dst; for extents that do not broadcast, src0's, and
+ * oneDNN's own check rejects src1. 0 when a dense layout of them overflows. */
+static int value_dst(const operand *src0, const operand *src1, int nd, operand *dst)
+{
+    int64_t dense = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        dst->dims[d] = src0->dims[d] != 1 ? src0->dims[d] : src1->dims[d];
+        dst->strides[d] = dense;
+        if (dst->dims[d] > 1 && dense > INT64_MAX / dst->dims[d])
+            return 0;
+        dense *= dst->dims[d] > 0 ? dst->dims[d] : 1;
+    }
+    return 1;
+}
+
 /* Runs one case: descriptor, primitive, then (value mode) alloc_output at
  * dst's dims and execution into it. */
 static int onednn_run(const bct_call *call)
@@ -174,24 +191,16 @@ static int onednn_run(const bct_call *call)
     }
     dst = src0;                                    /* in place: self's memory */
     dst.copy = NULL;
-    if (call->mode != BCT_MODE_INPLACE) {
-        int64_t dense = 1;
-        for (int d = nd - 1; d >= 0; d--) {
-            /* the extent dnnl's rule leaves dst: the sources' except where one is a broadcast 1 */
-            dst.dims[d] = src0.dims[d] != 1 ? src0.dims[d] : src1.dims[d];
-            dst.strides[d] = dense;
-            if (dst.dims[d] > 1 && dense > INT64_MAX / dst.dims[d]) {
-                snprintf(call->message, call->message_cap,
-                         "a dense dst of these dims cannot be laid out: its element count overflows int64");
-                goto cleanup;
-            }
-            dense *= dst.dims[d] > 0 ? dst.dims[d] : 1;
-        }
-        if ((s = dnnl_memory_desc_init_by_strides(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
-                                                  dst.strides)) != dnnl_success) {
-            stage = "dnnl_memory_desc_init_by_strides (dst)";
-            goto fail;
-        }
+    if (call->mode != BCT_MODE_INPLACE && !value_dst(&src0, &src1, nd, &dst)) {
+        snprintf(call->message, call->message_cap,
+                 "a dense dst of these dims cannot be laid out: its element count overflows int64");
+        goto cleanup;
+    }
+    if (call->mode != BCT_MODE_INPLACE &&
+        (s = dnnl_memory_desc_init_by_strides(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
+                                              dst.strides)) != dnnl_success) {
+        stage = "dnnl_memory_desc_init_by_strides (dst)";
+        goto fail;
     }
     if ((s = dnnl_binary_desc_init(&bd, alg_of(call->op), &src0.md, &src1.md, &dst.md)) != dnnl_success) {
         stage = "dnnl_binary_desc_init";
