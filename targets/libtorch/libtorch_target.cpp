@@ -28,11 +28,11 @@
  * BCT_ERR_OTHER. */
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <regex.h>
 
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -130,21 +130,36 @@ const message_rule kRules[] = {
 #include "torch_errors.inc"
 };
 
+/* kRules compiled (POSIX extended regexes), by torch_init. */
+std::vector<regex_t> compiled_rules;
+
+/* Compiles kRules once; false, naming the pattern on stderr, if one does not
+ * compile (a broken table: the target then refuses to start). */
+bool compile_rules()
+{
+    for (const message_rule &r : kRules) {
+        regex_t re;
+        int rc = regcomp(&re, r.pattern, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char why[200];
+            regerror(rc, &re, why, sizeof why);
+            std::fprintf(stderr, "libtorch target: targets/torch_errors.tsv: '%s': %s\n", r.pattern, why);
+            return false;
+        }
+        compiled_rules.push_back(re);
+    }
+    return true;
+}
+
 /* Maps a torch error message to a bcast error class by the message alone: the
  * first rule of targets/torch_errors.tsv whose regex is found in the message's
  * first line (the table quotes the messages); anything else is BCT_ERR_OTHER,
- * and the report shows the message. The regexes are compiled once. */
+ * and the report shows the message. */
 int classify(const std::string &message)
 {
-    static const std::vector<std::regex> compiled = [] {
-        std::vector<std::regex> v;
-        for (const message_rule &r : kRules)
-            v.emplace_back(r.pattern, std::regex::ECMAScript);
-        return v;
-    }();
     std::string first = message.substr(0, message.find('\n'));
-    for (std::size_t i = 0; i < compiled.size(); i++)
-        if (std::regex_search(first, compiled[i]))
+    for (std::size_t i = 0; i < compiled_rules.size(); i++)
+        if (regexec(&compiled_rules[i], first.c_str(), 0, nullptr, 0) == 0)
             return kRules[i].status;
     return BCT_ERR_OTHER;
 }
@@ -389,12 +404,13 @@ int torch_run(const bct_call *call)
     }
 }
 
-/* One intra-op thread: the runner parallelises with worker processes. */
+/* One intra-op thread (the runner parallelises with worker processes), and
+ * the message table compiled. */
 int torch_init(const char *arg)
 {
     (void)arg;
     at::set_num_threads(1);
-    return 0;
+    return compile_rules() ? 0 : 1;
 }
 
 constexpr uint64_t bit(int op) { return UINT64_C(1) << op; }
