@@ -106,9 +106,11 @@ function dense(arg) {
 
 // The operand as nested arrays, walking its strided view in C order; leaf(k)
 // gives the value of element k of the operand's bytes. Rank 0: leaf(offset).
+// A zero-size shape nests like any other ((3,0) is [[], [], []]): a library
+// that checks the nesting against the size (mathjs does) must get a well-formed
+// empty array, or its answer is about a malformed input, not about broadcasting.
 function nested(arg, leaf) {
   if (arg.shape.length === 0) return leaf(arg.offset);
-  if (elementCount(arg.shape) === 0) return [];
   const build = (d, off) => {
     const out = [];
     for (let i = 0; i < arg.shape[d]; i++) {

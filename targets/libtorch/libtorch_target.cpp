@@ -6,21 +6,29 @@
  *     to torch). Torch has no negative strides (as_strided refuses them), so an
  *     operand with a negative stride is copied into a contiguous torch tensor
  *     first; an in-place self with a negative stride is copied in, the op runs
- *     on the copy, and the copy is written back only if the op succeeded. This
- *     is the one copy the adapter makes, and why it claims BCT_CAP_STRIDED.
+ *     on the copy, and the copy's values are written back through self's
+ *     strides whether the op succeeded or raised (B22: what torch wrote before
+ *     raising stays visible). This copy is why it claims BCT_CAP_STRIDED;
  *   - value mode calls the torch function (at::add, at::where, at::matmul,
  *     Tensor::expand, at::broadcast_to, ...), then asks alloc_output for the
  *     result's own sizes() and dtype and copies the result there;
- *   - in-place mode calls the in-place method (Tensor::add_, sub_, ...);
- *   - out= mode calls the *_out function with out on a torch-owned tensor laid
- *     out like the runner's out (same strides, so overlap checks still see
- *     overlap). Torch resizes a mismatched out; a resized out is delivered with
- *     alloc_output at its new shape, an untouched one is copied back into out.
+ *   - in-place mode calls the in-place method (Tensor::add_, sub_, ...); torch
+ *     has none for maximum, minimum, matmul and where (a C++ compile-time
+ *     absence: the adapter answers other, saying so);
+ *   - out= mode calls the *_out function with out as a torch-owned tensor: the
+ *     same strides over a copy of out's storage span (a from_blob tensor cannot
+ *     be resized, and torch resizes a mismatched out), or a contiguous copy for
+ *     negative strides. A resized out is delivered with alloc_output at its new
+ *     shape; otherwise out's values go back through the case's strides, also
+ *     when the call raised (B22);
  *   - no broadcast check, no shape inference, no result fix-up happens here.
  * Errors: every exception is caught at the ABI boundary and classified by its
- * message (see classify(); unknown messages are BCT_ERR_OTHER). */
+ * message alone with targets/torch_errors.tsv, the table the Python torch
+ * bridge uses too (target.mk compiles it in); unknown messages are
+ * BCT_ERR_OTHER. */
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <regex.h>
 
 #include <cstdio>
 #include <cstring>
@@ -110,41 +118,49 @@ at::Tensor tensor_of(const bct_array &a)
     return at::from_blob(p, vec(a.shape, a.rank), vec(a.strides, a.rank), opts);
 }
 
-bool contains(const std::string &s, const char *needle)
+/* One line of targets/torch_errors.tsv: a torch message pattern and its class. */
+struct message_rule {
+    int status;
+    const char *pattern;
+};
+
+/* torch_errors.inc is generated from targets/torch_errors.tsv by target.mk:
+ * one {BCT_ERR_CLASS, R"re(REGEX)re"}, line per table line. */
+const message_rule kRules[] = {
+#include "torch_errors.inc"
+};
+
+/* kRules compiled (POSIX extended regexes), by torch_init. */
+std::vector<regex_t> compiled_rules;
+
+/* Compiles kRules once; false, naming the pattern on stderr, if one does not
+ * compile (a broken table: the target then refuses to start). */
+bool compile_rules()
 {
-    return s.find(needle) != std::string::npos;
+    for (const message_rule &r : kRules) {
+        regex_t re;
+        int rc = regcomp(&re, r.pattern, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char why[200];
+            regerror(rc, &re, why, sizeof why);
+            std::fprintf(stderr, "libtorch target: targets/torch_errors.tsv: '%s': %s\n", r.pattern, why);
+            return false;
+        }
+        compiled_rules.push_back(re);
+    }
+    return true;
 }
 
-/* Maps a torch error message to a bcast error class. The patterns are torch's
- * own texts (the cases' "message torch" lines show them); anything unknown is
- * BCT_ERR_OTHER, and the report shows the message. */
-int classify(int op, const std::string &m)
+/* Maps a torch error message to a bcast error class by the message alone: the
+ * first rule of targets/torch_errors.tsv whose regex is found in the message's
+ * first line (the table quotes the messages); anything else is BCT_ERR_OTHER,
+ * and the report shows the message. */
+int classify(const std::string &message)
 {
-    if (contains(m, "doesn't match the broadcast shape"))
-        return BCT_ERR_INPLACE_SHAPE;                 /* B8 */
-    if (contains(m, "more than one element of the written-to tensor"))
-        return BCT_ERR_OVERLAP;                       /* B9 */
-    if (contains(m, "ZeroDivisionError"))
-        return BCT_ERR_DIVISION_BY_ZERO;              /* B20 */
-    if (contains(m, "not implemented for") || contains(m, "can't be cast") ||
-        contains(m, "is not supported") || contains(m, "expected condition to be a boolean") ||
-        contains(m, "expected scalar type") || contains(m, "expected both"))
-        return BCT_ERR_DTYPE;                         /* B18, B19 */
-    if (op == BCT_EXPAND || op == BCT_BROADCAST_TO) { /* B5, B6 */
-        if (contains(m, "must match the existing size") && !contains(m, "tensor (-"))
-            return BCT_ERR_NOT_BROADCASTABLE;
-        return BCT_ERR_INVALID_SHAPE;
-    }
-    if (op == BCT_MATMUL && !contains(m, "must match the size of tensor"))
-        return BCT_ERR_MATMUL_CORE;                   /* B13 */
-    if (contains(m, "must match the size of tensor") || contains(m, "cannot be broadcast"))
-        return BCT_ERR_NOT_BROADCASTABLE;             /* B3 */
-    if (contains(m, "overflow"))
-        return BCT_ERR_OVERFLOW;                      /* B16 */
-    if (contains(m, "negative dimension") || contains(m, "Trying to create tensor with negative"))
-        return BCT_ERR_INVALID_SHAPE;
-    if (contains(m, "dims") && contains(m, "supported"))
-        return BCT_ERR_RANK_LIMIT;                    /* B15 */
+    std::string first = message.substr(0, message.find('\n'));
+    for (std::size_t i = 0; i < compiled_rules.size(); i++)
+        if (regexec(&compiled_rules[i], first.c_str(), 0, nullptr, 0) == 0)
+            return kRules[i].status;
     return BCT_ERR_OTHER;
 }
 
@@ -200,29 +216,77 @@ void inplace(int op, at::Tensor &s, const at::Tensor &y)
     case BCT_LOGICAL_AND: s.logical_and_(y); break;
     case BCT_LOGICAL_OR: s.logical_or_(y); break;
     case BCT_LOGICAL_XOR: s.logical_xor_(y); break;
-    default: throw std::runtime_error("op has no in-place form in torch");
+    default: throw std::runtime_error("torch has no in-place method for this op (no maximum_, minimum_, "
+                                      "matmul_ or where_ on at::Tensor)");
     }
 }
 
-/* out = x op y with torch's out= overload. */
-void out_variant(int op, at::Tensor &o, const at::Tensor &x, const at::Tensor &y)
+/* out = op(in...) with torch's out= overload (at::add_out, ...). */
+void out_variant(int op, at::Tensor &o, const std::vector<at::Tensor> &in)
 {
+    if (op == BCT_WHERE) {
+        at::where_out(o, in.at(0), in.at(1), in.at(2));
+        return;
+    }
+    const at::Tensor &x = in.at(0), &y = in.at(1);
     switch (op) {
     case BCT_ADD: at::add_out(o, x, y); break;
     case BCT_SUB: at::sub_out(o, x, y); break;
     case BCT_MUL: at::mul_out(o, x, y); break;
     case BCT_DIV: at::div_out(o, x, y); break;
+    case BCT_FLOOR_DIVIDE: at::floor_divide_out(o, x, y); break;
+    case BCT_REMAINDER: at::remainder_out(o, x, y); break;
+    case BCT_POW: at::pow_out(o, x, y); break;
+    case BCT_MAXIMUM: at::maximum_out(o, x, y); break;
+    case BCT_MINIMUM: at::minimum_out(o, x, y); break;
     case BCT_EQ: at::eq_out(o, x, y); break;
     case BCT_NE: at::ne_out(o, x, y); break;
     case BCT_LT: at::lt_out(o, x, y); break;
     case BCT_LE: at::le_out(o, x, y); break;
     case BCT_GT: at::gt_out(o, x, y); break;
     case BCT_GE: at::ge_out(o, x, y); break;
-    case BCT_MAXIMUM: at::maximum_out(o, x, y); break;
-    case BCT_MINIMUM: at::minimum_out(o, x, y); break;
+    case BCT_LOGICAL_AND: at::logical_and_out(o, x, y); break;
+    case BCT_LOGICAL_OR: at::logical_or_out(o, x, y); break;
+    case BCT_LOGICAL_XOR: at::logical_xor_out(o, x, y); break;
+    case BCT_BITWISE_AND: at::bitwise_and_out(o, x, y); break;
+    case BCT_BITWISE_OR: at::bitwise_or_out(o, x, y); break;
+    case BCT_BITWISE_XOR: at::bitwise_xor_out(o, x, y); break;
     case BCT_MATMUL: at::matmul_out(o, x, y); break;
-    default: throw std::runtime_error("op has no out= form in this adapter");
+    default: throw std::runtime_error("op has no out= overload in torch");
     }
+}
+
+/* out as a torch-owned tensor, which torch may resize as it does a user's:
+ * the case's strides over a copy of out's storage span, or, for a negative
+ * stride, a contiguous copy of its values (tensor_of). */
+at::Tensor owned_out(const bct_array &a)
+{
+    if (has_negative_stride(a))
+        return tensor_of(a);
+    std::vector<int64_t> strides = vec(a.strides, a.rank);
+    int64_t span = 1;
+    for (int d = 0; d < a.rank; d++) {
+        if (a.shape[d] == 0)
+            span = 0;
+        if (a.shape[d] <= 1)
+            strides[static_cast<size_t>(d)] = 0;   /* unused; as_strided refuses negatives */
+        else if (span > 0)
+            span += a.strides[d] * (a.shape[d] - 1);
+    }
+    at::Tensor storage = at::empty({span}, at::TensorOptions().dtype(kTypes[a.dtype]));
+    size_t es = at::elementSize(kTypes[a.dtype]);
+    if (span > 0)
+        std::memcpy(storage.data_ptr(), static_cast<char *>(a.data) + a.offset * static_cast<int64_t>(es),
+                    static_cast<size_t>(span) * es);
+    return storage.as_strided(vec(a.shape, a.rank), strides, 0);
+}
+
+/* Writes t's values, in C order, through a's strides: a torch-side copy of
+ * self or out goes back to the runner's memory. */
+void write_back(const bct_array &a, const at::Tensor &t)
+{
+    at::Tensor c = t.contiguous();
+    copy_view(a, static_cast<char *>(c.data_ptr()), false);
 }
 
 /* Delivers a value-mode result: alloc_output at the result's own shape and
@@ -231,16 +295,21 @@ int deliver(const bct_call *call, const at::Tensor &r)
 {
     int dt = to_bct(r.scalar_type());
     if (dt < 0) {
+        /* torch raised nothing: other, as the pipe target answers an unknown result dtype */
         std::snprintf(call->message, call->message_cap, "torch returned dtype %s, not a bcast dtype",
                       c10::toString(r.scalar_type()));
-        return BCT_ERR_DTYPE;
+        return BCT_ERR_OTHER;
     }
     std::vector<int64_t> sizes = r.sizes().vec();
     int64_t none = 0;       /* a 0-d result still passes a non-NULL shape */
     void *buf = call->alloc_output(call->ctx, dt, static_cast<int>(sizes.size()),
                                    sizes.empty() ? &none : sizes.data());
     if (buf == nullptr) {
-        std::snprintf(call->message, call->message_cap, "alloc_output refused the result shape");
+        std::string text = "(";
+        for (int64_t n : sizes)
+            text += std::to_string(n) + ",";
+        std::snprintf(call->message, call->message_cap, "alloc_output refused torch's result sizes %s)",
+                      text.c_str());
         return BCT_ERR_OTHER;
     }
     if (r.numel() > 0)
@@ -248,37 +317,59 @@ int deliver(const bct_call *call, const at::Tensor &r)
     return BCT_OK;
 }
 
+/* self op= y in place. A negative-stride self is a torch copy whose values go
+ * back through self's strides, also when the op raised (B22). */
+int run_inplace(const bct_call *call)
+{
+    const bct_array *a = call->args;
+    at::Tensor self = tensor_of(a[0]);
+    at::Tensor y = tensor_of(a[1]);
+    bool copied = has_negative_stride(a[0]);
+    try {
+        inplace(call->op, self, y);
+    } catch (...) {
+        if (copied)
+            write_back(a[0], self);
+        throw;
+    }
+    if (copied)
+        write_back(a[0], self);
+    return BCT_OK;
+}
+
+/* out= op(args...) into a torch-owned out. Torch resized it: the result is
+ * delivered at its new shape. Otherwise its values go back through out's
+ * strides, also when the op raised (B22). */
+int run_out(const bct_call *call)
+{
+    const bct_array &oa = call->args[call->nargs - 1];
+    std::vector<at::Tensor> in;
+    for (int i = 0; i < call->nargs - 1; i++)
+        in.push_back(tensor_of(call->args[i]));
+    at::Tensor o = owned_out(oa);
+    std::vector<int64_t> shape = vec(oa.shape, oa.rank);
+    void *before = o.data_ptr();
+    auto resized = [&] { return o.sizes().vec() != shape || o.data_ptr() != before; };
+    try {
+        out_variant(call->op, o, in);
+    } catch (...) {
+        if (!resized())
+            write_back(oa, o);
+        throw;
+    }
+    if (resized())
+        return deliver(call, o.contiguous());
+    write_back(oa, o);
+    return BCT_OK;
+}
+
 int run_call(const bct_call *call)
 {
     const bct_array *a = call->args;
-    if (call->mode == BCT_MODE_INPLACE) {
-        at::Tensor self = tensor_of(a[0]);
-        at::Tensor y = tensor_of(a[1]);
-        inplace(call->op, self, y);
-        if (has_negative_stride(a[0]))          /* the copy of self goes back */
-            copy_view(a[0], static_cast<char *>(self.data_ptr()), false);
-        return BCT_OK;
-    }
-    if (call->mode == BCT_MODE_OUT) {
-        const bct_array &oa = a[call->nargs - 1];
-        at::Tensor x = tensor_of(a[0]), y = tensor_of(a[1]);
-        std::vector<int64_t> shape = vec(oa.shape, oa.rank);
-        /* a torch-owned out laid out like the runner's, so torch may resize it */
-        at::Tensor o = has_negative_stride(oa)
-                           ? at::empty(shape, at::TensorOptions().dtype(kTypes[oa.dtype]))
-                           : at::empty_strided(shape, vec(oa.strides, oa.rank),
-                                               at::TensorOptions().dtype(kTypes[oa.dtype]));
-        o.copy_(tensor_of(oa));
-        void *before = o.data_ptr();
-        out_variant(call->op, o, x, y);
-        if (o.sizes().vec() != shape || o.data_ptr() != before)
-            return deliver(call, o.contiguous());   /* torch resized out */
-        if (has_negative_stride(oa))
-            copy_view(oa, static_cast<char *>(o.contiguous().data_ptr()), false);
-        else
-            tensor_of(oa).copy_(o);
-        return BCT_OK;
-    }
+    if (call->mode == BCT_MODE_INPLACE)
+        return run_inplace(call);
+    if (call->mode == BCT_MODE_OUT)
+        return run_out(call);
     switch (call->op) {
     case BCT_WHERE:
         return deliver(call, at::where(tensor_of(a[0]), tensor_of(a[1]), tensor_of(a[2])));
@@ -300,25 +391,26 @@ int torch_run(const bct_call *call)
     } catch (const c10::Error &e) {
         std::string m = e.what_without_backtrace();
         std::snprintf(call->message, call->message_cap, "%s", m.c_str());
-        return classify(call->op, m);
+        return classify(m);
     } catch (const std::bad_alloc &) {
         std::snprintf(call->message, call->message_cap, "std::bad_alloc");
         return BCT_ERR_OTHER;
     } catch (const std::exception &e) {
         std::snprintf(call->message, call->message_cap, "%s", e.what());
-        return classify(call->op, e.what());
+        return classify(e.what());
     } catch (...) {
         std::snprintf(call->message, call->message_cap, "unknown C++ exception");
         return BCT_ERR_OTHER;
     }
 }
 
-/* One intra-op thread: the runner parallelises with worker processes. */
+/* One intra-op thread (the runner parallelises with worker processes), and
+ * the message table compiled. */
 int torch_init(const char *arg)
 {
     (void)arg;
     at::set_num_threads(1);
-    return 0;
+    return compile_rules() ? 0 : 1;
 }
 
 constexpr uint64_t bit(int op) { return UINT64_C(1) << op; }

@@ -2,17 +2,27 @@
 #
 # Built by `make`, `make targets` and `make test`; without the package the
 # target is skipped with a message and the smoke test counts as skipped.
-# C++17 (libtorch 1.13 needs C++14 at least), one translation unit.
+# C++17 (libtorch 1.13 needs C++14 at least), one translation unit. The torch
+# message table targets/torch_errors.tsv (shared with the Python torch bridge)
+# is compiled in: awk turns each CLASS<tab>REGEX line into a C++ initializer.
 
-LIBTORCH_SO      := $(BUILD)/targets/libtorch.so
-LIBTORCH_VERSION := $(shell dpkg-query -W -f='$${Version}' libtorch-dev 2>/dev/null || echo unknown)
-LIBTORCH_CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) -fPIC -Iinclude $(EXTRA_CFLAGS)
+LIBTORCH_SO       := $(BUILD)/targets/libtorch.so
+LIBTORCH_VERSION  := $(shell dpkg-query -W -f='$${Version}' libtorch-dev 2>/dev/null || echo unknown)
+LIBTORCH_INC      := $(BUILD)/targets/libtorch/torch_errors.inc
+LIBTORCH_CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) -fPIC -Iinclude -I$(dir $(LIBTORCH_INC)) $(EXTRA_CFLAGS)
 
 ifneq ($(wildcard /usr/include/ATen/ATen.h),)
 TARGETS_THIRDPARTY += $(LIBTORCH_SO)
 ALL_TARGETS += $(LIBTORCH_SO)
 
-$(LIBTORCH_SO): targets/libtorch/libtorch_target.cpp include/bcast_target.h
+$(LIBTORCH_INC): targets/torch_errors.tsv
+	@mkdir -p $(dir $@)
+	awk -F'\t' '/^#/ || NF == 0 { next } \
+	  NF != 2 { print FILENAME ":" FNR ": expected CLASS<tab>REGEX" > "/dev/stderr"; exit 1 } \
+	  { c = toupper($$1); gsub("-", "_", c); printf "    {BCT_ERR_%s, R\"re(%s)re\"},\n", c, $$2 }' $< > $@.tmp
+	mv $@.tmp $@
+
+$(LIBTORCH_SO): targets/libtorch/libtorch_target.cpp include/bcast_target.h $(LIBTORCH_INC)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LIBTORCH_CXXFLAGS) -DBCT_LIB_VERSION='"$(LIBTORCH_VERSION)"' -shared -o $@ $< \
 	  $(EXTRA_LDFLAGS) -ltorch_cpu -lc10

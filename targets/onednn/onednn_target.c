@@ -1,30 +1,35 @@
 /* onednn_target.c - bcast target for oneDNN's binary primitive (dnnl_binary_*), through its C API.
  *
- * oneDNN's binary primitive is unidirectional by design (dnnl.h,
- * dnnl_binary_desc_init: "Both memory descriptors must have the same number
- * of dimensions. Element broadcasting is supported for memory descriptor
- * src1_desc and are applied to src1_desc dimensions that have size equal to
- * 1"), and the caller supplies the destination descriptor. The calling
- * convention, and nothing more, is therefore:
+ * oneDNN's binary primitive takes src0, src1 and a destination descriptor that
+ * the caller supplies: it checks the three against each other but computes no
+ * output shape. dnnl.h (2.6.3, dnnl_binary_desc_init) says "Both memory
+ * descriptors must have the same number of dimensions. Element broadcasting is
+ * supported for memory descriptor src1_desc"; the primitive's guide says "The
+ * dst tensor dimensions must match the ones of the source 0 and source 1
+ * tensors (except for broadcast dimensions)". The calling convention, and
+ * nothing more, is therefore:
  *   - both operands are padded with leading 1s to the same rank (at least 1,
  *     oneDNN has no 0-d memory); the padding is removed again from the result;
- *   - dst has src0's (padded) dims and src0's data type: oneDNN does no type
- *     promotion, the dst type is the caller's choice, and src0's is the one
- *     that needs no decision. Cases where NumPy would stretch x, or promote
- *     to another type, are therefore oneDNN findings, not adapter bugs;
+ *   - value mode: dst's dims are, per dimension, the extent that is not 1
+ *     (src0's, or src1's where src0's is 1): the only dims that rule leaves.
+ *     For extents that do not broadcast this is src0's, and oneDNN's own check
+ *     rejects src1. Although dnnl.h names only src1, 2.6.3 accepts a broadcast
+ *     src0 with such a dst and computes it (FINDINGS.md). dst's data type is
+ *     src0's: oneDNN does no type promotion, the dst type is the caller's
+ *     choice, and src0's is the one that needs no decision;
+ *   - in-place runs the primitive with dst = src0 = self's memory and dims,
+ *     which the binary primitive documents as supported ("in-place
+ *     operations, meaning that src0 can be used as both input and output");
  *   - operands keep their strides (dnnl_memory_desc_init_by_strides) and
  *     offsets (the memory handle points at the first element). If oneDNN
  *     refuses a stride pattern (it has no negative strides), the operand is
  *     copied to a dense buffer first: a copy the library's calling convention
  *     requires, hence BCT_CAP_STRIDED;
- *   - in-place runs the primitive with dst = src0 = self's memory, which the
- *     binary primitive documents as supported ("in-place operations, meaning
- *     that src0 can be used as both input and output");
  *   - oneDNN decides every shape question: nothing is checked here.
  * Errors (dnnl_status_t): invalid_arguments from dnnl_binary_desc_init is its
- * only shape check (src1's dims against src0's), so it is not-broadcastable;
- * unimplemented from primitive creation is a data-type combination without an
- * implementation (dtype); everything else is other. */
+ * only shape check (the sources' dims against dst's), so it is
+ * not-broadcastable; unimplemented from primitive creation is a data-type
+ * combination without an implementation (dtype); everything else is other. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +152,23 @@ static dnnl_alg_kind_t alg_of(int op)
     }
 }
 
+/* Value mode's dst dims and dense strides: per dimension the extent that is
+ * not 1 (src0's, or src1's where src0's is 1), the only dims the binary
+ * primitive's rule leaves dst; for extents that do not broadcast, src0's, and
+ * oneDNN's own check rejects src1. 0 when a dense layout of them overflows. */
+static int value_dst(const operand *src0, const operand *src1, int nd, operand *dst)
+{
+    int64_t dense = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        dst->dims[d] = src0->dims[d] != 1 ? src0->dims[d] : src1->dims[d];
+        dst->strides[d] = dense;
+        if (dst->dims[d] > 1 && dense > INT64_MAX / dst->dims[d])
+            return 0;
+        dense *= dst->dims[d] > 0 ? dst->dims[d] : 1;
+    }
+    return 1;
+}
+
 /* Runs one case: descriptor, primitive, then (value mode) alloc_output at
  * dst's dims and execution into it. */
 static int onednn_run(const bct_call *call)
@@ -167,19 +189,18 @@ static int onednn_run(const bct_call *call)
         stage = "dnnl_memory_desc_init";
         goto fail;
     }
-    dst = src0;                                    /* dims, type: src0's */
+    dst = src0;                                    /* in place: self's memory */
     dst.copy = NULL;
-    if (call->mode != BCT_MODE_INPLACE) {
-        int64_t dense = 1;
-        for (int d = nd - 1; d >= 0; d--) {
-            dst.strides[d] = dense;
-            dense *= dst.dims[d] > 0 ? dst.dims[d] : 1;
-        }
-        if ((s = dnnl_memory_desc_init_by_strides(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
-                                                  dst.strides)) != dnnl_success) {
-            stage = "dnnl_memory_desc_init_by_strides (dst)";
-            goto fail;
-        }
+    if (call->mode != BCT_MODE_INPLACE && !value_dst(&src0, &src1, nd, &dst)) {
+        snprintf(call->message, call->message_cap,
+                 "a dense dst of these dims cannot be laid out: its element count overflows int64");
+        goto cleanup;
+    }
+    if (call->mode != BCT_MODE_INPLACE &&
+        (s = dnnl_memory_desc_init_by_strides(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
+                                              dst.strides)) != dnnl_success) {
+        stage = "dnnl_memory_desc_init_by_strides (dst)";
+        goto fail;
     }
     if ((s = dnnl_binary_desc_init(&bd, alg_of(call->op), &src0.md, &src1.md, &dst.md)) != dnnl_success) {
         stage = "dnnl_binary_desc_init";

@@ -8,11 +8,13 @@
  *   - inputs are dense (XNNPACK takes no strides): a strided, offset or
  *     stride-0 operand is copied into a dense buffer first. That copy is why
  *     BCT_CAP_STRIDED is claimed; it says nothing about XNNPACK's strides;
- *   - setup runs first with a placeholder output pointer, so XNNPACK's own
- *     shape validation decides whether the shapes are accepted; only then is
- *     the output's shape written down: in each dimension, aligned at the
- *     right, the extent that is not 1 (the shape XNNPACK writes) and
- *     allocated; setup runs again with the real output, then the operator;
+ *   - setup runs first with placeholder input and output pointers (it stores
+ *     them and reads no data), so XNNPACK's own shape validation decides
+ *     whether the shapes are accepted before any copy; only then are the
+ *     inputs copied dense and the output's shape written down: in each
+ *     dimension, aligned at the right, the extent that is not 1 (the shape
+ *     XNNPACK writes), and allocated; setup runs again with the real
+ *     pointers, then the operator;
  *   - no in-place capability: xnnpack.h documents no aliasing of output and
  *     input for these operators; f32 only (the qs8/qu8 variants are
  *     quantised arithmetic, not integer arithmetic); rank limit
@@ -137,19 +139,20 @@ static int xnnpack_run(const bct_call *call)
         xs[d] = (size_t)x->shape[d];
     for (int d = 0; d < y->rank; d++)
         ys[d] = (size_t)y->shape[d];
-    const float *xd = dense_of(x, &xcopy), *yd = dense_of(y, &ycopy);
-    if (xd == NULL || yd == NULL) {
-        snprintf(call->message, call->message_cap, "cannot copy an input dense (XNNPACK takes dense inputs only): too many elements");
-        goto cleanup;
-    }
     if ((s = create(call->op, &xop, &setup)) != xnn_status_success)
         goto fail;
     stage = "setup";
-    s = setup(xop, (size_t)x->rank, xs, (size_t)y->rank, ys, xd, yd, &placeholder, NULL);
+    /* shapes first: setup stores the pointers and reads no data */
+    s = setup(xop, (size_t)x->rank, xs, (size_t)y->rank, ys, &placeholder, &placeholder, &placeholder, NULL);
     if (s != xnn_status_success) {
         if (s == xnn_status_invalid_parameter)
             status = BCT_ERR_NOT_BROADCASTABLE;
         goto fail;
+    }
+    const float *xd = dense_of(x, &xcopy), *yd = dense_of(y, &ycopy);
+    if (xd == NULL || yd == NULL) {
+        snprintf(call->message, call->message_cap, "cannot copy an input dense (XNNPACK takes dense inputs only): too many elements");
+        goto cleanup;
     }
     for (int d = 0; d < rank; d++) {               /* the shape XNNPACK accepted */
         int xi = d - (rank - x->rank), yi = d - (rank - y->rank);

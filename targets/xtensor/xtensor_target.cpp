@@ -4,22 +4,26 @@
  *   - each operand is the library's own strided view (xt::strided_view, dynamic
  *     layout, signed strides) over an xt::adapt of the runner's memory, so
  *     offsets, stride 0 and negative strides are xtensor's to handle;
- *   - xtensor arrays have one C++ value type each, and a mixed-type expression
- *     computes in the type C++ promotes the pair to (xoperation.hpp's functors
- *     return decltype(a + b), decltype(a < b), ...). The adapter reproduces
- *     exactly that: both operands are converted with xt::cast to
- *     P = decltype(T() + U()) into xt::xarray<P>, and the op runs on those.
- *     The values are the same as xtensor's mixed-type expression; it keeps the
- *     instantiations to 4 promoted types instead of 64 pairs (compile time).
- *     So results carry C++ types: i8 + i8 is int (i32), i64 + f32 is float.
- *     The broadcast itself is always xtensor's (operators, xt::where,
- *     xt::broadcast);
+ *   - operands of one dtype: the op runs on the two (three) views as they are,
+ *     so the result type is xtensor's own (its functors return decltype(a + b),
+ *     decltype(a < b); maximum/minimum/where return the operands' type);
+ *   - operands of different dtypes: xtensor arrays have one C++ value type
+ *     each, and a mixed-type expression computes in the type C++ promotes the
+ *     pair to (P = decltype(T() + U()); for maximum, minimum and where the
+ *     ternary xtl::select gives the same P). The adapter converts both
+ *     operands with xt::cast<P> into xt::xarray<P> first and runs the op on
+ *     those: the values and type are those of xtensor's mixed expression, and
+ *     it keeps the template instantiations to 4 promoted types instead of 64
+ *     type pairs (compile time). This is the one copy the adapter makes, and
+ *     only for mixed dtypes (FINDINGS.md);
  *   - value mode evaluates into xt::xarray and asks alloc_output for that
  *     array's shape and value type; in-place mode uses the compound operators
  *     (+=, -=, ...) on the view of self, which is what an xtensor user writes;
+ *   - broadcast_to passes the target to xt::broadcast as xtensor's shape type
+ *     (size_t), exactly as a C++ caller's int64 converts: a negative extent
+ *     becomes 2^64 - n, and what xtensor does with it is the finding;
  *   - an op that does not compile for a type (bitwise/% on floating point)
- *     is reported as BCT_ERR_DTYPE; xtensor shapes are size_t, so a negative
- *     broadcast_to extent cannot be passed at all (BCT_ERR_INVALID_SHAPE).
+ *     cannot be called at all; the adapter reports BCT_ERR_DTYPE for it.
  * Errors: classified by xtensor's exception messages, see classify(). */
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xarray.hpp>
@@ -123,16 +127,28 @@ template <class R> int deliver(const bct_call *call, const xt::xarray<R> &r)
 {
     int dt = dtype_of<R>();
     if (dt < 0)
-        throw adapter_error{BCT_ERR_DTYPE, "xtensor result type is not a bcast dtype"};
-    std::vector<int64_t> shape(r.shape().begin(), r.shape().end());
+        throw adapter_error{BCT_ERR_OTHER, "xtensor's result value type is not a bcast dtype"}; /* no error of xtensor's */
+    std::vector<int64_t> shape;
+    std::string text = "(";
+    for (std::size_t n : r.shape()) {
+        shape.push_back(static_cast<int64_t>(n));
+        text += std::to_string(n) + ",";
+    }
     int64_t none = 0;       /* a 0-d result still passes a non-NULL shape */
     void *buf = call->alloc_output(call->ctx, dt, static_cast<int>(shape.size()),
                                    shape.empty() ? &none : shape.data());
     if (buf == nullptr)
-        throw adapter_error{BCT_ERR_OTHER, "alloc_output refused the result shape"};
+        throw adapter_error{BCT_ERR_OTHER, "alloc_output refused xtensor's result shape " + text + ")"};
     if (r.size() > 0)
         std::memcpy(buf, r.data(), r.size() * sizeof(R));
     return BCT_OK;
+}
+
+/* Evaluates expression e into an xt::xarray of its own value type and delivers it. */
+template <class E> int deliver_expr(const bct_call *call, E &&e)
+{
+    using R = typename std::decay_t<E>::value_type;
+    return deliver(call, xt::xarray<R>(std::forward<E>(e)));
 }
 
 [[noreturn]] void no_compile(const char *what)
@@ -141,41 +157,42 @@ template <class R> int deliver(const bct_call *call, const xt::xarray<R> &r)
                         std::string("xtensor: ") + what + " does not compile for this value type"};
 }
 
-/* x op y on two xarrays of the promoted type P. */
-template <class P> int binary(const bct_call *call, const xt::xarray<P> &x, const xt::xarray<P> &y)
+/* x op y on two xtensor expressions (the views, or xarrays of the promoted type). */
+template <class X, class Y> int binary(const bct_call *call, const X &x, const Y &y)
 {
     switch (call->op) {
-    case BCT_ADD: return deliver(call, xt::xarray<decltype(P() + P())>(x + y));
-    case BCT_SUB: return deliver(call, xt::xarray<decltype(P() - P())>(x - y));
-    case BCT_MUL: return deliver(call, xt::xarray<decltype(P() * P())>(x * y));
-    case BCT_DIV: return deliver(call, xt::xarray<decltype(P() / P())>(x / y));
-    case BCT_POW: return deliver(call, xt::eval(xt::pow(x, y)));
-    case BCT_MAXIMUM: return deliver(call, xt::eval(xt::maximum(x, y)));
-    case BCT_MINIMUM: return deliver(call, xt::eval(xt::minimum(x, y)));
-    case BCT_EQ: return deliver(call, xt::eval(xt::equal(x, y)));
-    case BCT_NE: return deliver(call, xt::eval(xt::not_equal(x, y)));
-    case BCT_LT: return deliver(call, xt::eval(xt::less(x, y)));
-    case BCT_LE: return deliver(call, xt::eval(xt::less_equal(x, y)));
-    case BCT_GT: return deliver(call, xt::eval(xt::greater(x, y)));
-    case BCT_GE: return deliver(call, xt::eval(xt::greater_equal(x, y)));
-    case BCT_LOGICAL_AND: return deliver(call, xt::xarray<bool>(x && y));
-    case BCT_LOGICAL_OR: return deliver(call, xt::xarray<bool>(x || y));
+    case BCT_ADD: return deliver_expr(call, x + y);
+    case BCT_SUB: return deliver_expr(call, x - y);
+    case BCT_MUL: return deliver_expr(call, x * y);
+    case BCT_DIV: return deliver_expr(call, x / y);
+    case BCT_POW: return deliver_expr(call, xt::pow(x, y));
+    case BCT_MAXIMUM: return deliver_expr(call, xt::maximum(x, y));
+    case BCT_MINIMUM: return deliver_expr(call, xt::minimum(x, y));
+    case BCT_EQ: return deliver_expr(call, xt::equal(x, y));
+    case BCT_NE: return deliver_expr(call, xt::not_equal(x, y));
+    case BCT_LT: return deliver_expr(call, xt::less(x, y));
+    case BCT_LE: return deliver_expr(call, xt::less_equal(x, y));
+    case BCT_GT: return deliver_expr(call, xt::greater(x, y));
+    case BCT_GE: return deliver_expr(call, xt::greater_equal(x, y));
+    case BCT_LOGICAL_AND: return deliver_expr(call, x && y);
+    case BCT_LOGICAL_OR: return deliver_expr(call, x || y);
     default: break;
     }
-    if constexpr (std::is_integral<P>::value) {
+    if constexpr (std::is_integral<typename X::value_type>::value &&
+                  std::is_integral<typename Y::value_type>::value) {
         switch (call->op) {
-        case BCT_REMAINDER: return deliver(call, xt::xarray<decltype(P() % P())>(x % y));
-        case BCT_BITWISE_AND: return deliver(call, xt::xarray<decltype(P() & P())>(x & y));
-        case BCT_BITWISE_OR: return deliver(call, xt::xarray<decltype(P() | P())>(x | y));
-        case BCT_BITWISE_XOR: return deliver(call, xt::xarray<decltype(P() ^ P())>(x ^ y));
+        case BCT_REMAINDER: return deliver_expr(call, x % y);
+        case BCT_BITWISE_AND: return deliver_expr(call, x & y);
+        case BCT_BITWISE_OR: return deliver_expr(call, x | y);
+        case BCT_BITWISE_XOR: return deliver_expr(call, x ^ y);
         default: break;
         }
     }
     no_compile(call->op == BCT_REMAINDER ? "operator%" : "a bitwise operator");
 }
 
-/* self op= y: the compound operator on xtensor's view of self. */
-template <class T, class P> void compound(int op, const bct_array &self, const xt::xarray<P> &y)
+/* self op= y: the compound operator on xtensor's view of self (T is self's type). */
+template <class T, class Y> void compound(int op, const bct_array &self, const Y &y)
 {
     auto s = view_of<T>(self);
     switch (op) {
@@ -185,7 +202,7 @@ template <class T, class P> void compound(int op, const bct_array &self, const x
     case BCT_DIV: s /= y; return;
     default: break;
     }
-    if constexpr (std::is_integral<P>::value && std::is_integral<T>::value) {
+    if constexpr (std::is_integral<typename Y::value_type>::value && std::is_integral<T>::value) {
         switch (op) {
         case BCT_REMAINDER: s %= y; return;
         case BCT_BITWISE_AND: s &= y; return;
@@ -197,41 +214,68 @@ template <class T, class P> void compound(int op, const bct_array &self, const x
     no_compile("this compound assignment");
 }
 
+/* broadcast_to: xt::broadcast of the view to the target, as size_t extents. */
+int broadcast_to(const bct_call *call)
+{
+    shape_t shape;
+    for (int d = 0; d < call->target_rank; d++)   /* -n converts to 2^64 - n, as in C++ */
+        shape.push_back(static_cast<std::size_t>(call->target_shape[d]));
+    return with_type(call->args[0].dtype, [&](auto t) {
+        using T = decltype(t);
+        return deliver(call, xt::xarray<T>(xt::broadcast(view_of<T>(call->args[0]), shape)));
+    });
+}
+
+/* where(cond, x, y): xt::where on the views of x and y when they share a type
+ * (cond as its view when bool, else converted to an xarray<bool>, as the
+ * ternary xtensor evaluates would); otherwise on xarrays of the promoted type. */
+int where(const bct_call *call)
+{
+    const bct_array *a = call->args;
+    return with_type(a[1].dtype, [&](auto tx) {
+        return with_type(a[2].dtype, [&](auto ty) {
+            using T = decltype(tx);
+            using U = decltype(ty);
+            if constexpr (std::is_same<T, U>::value) {
+                if (a[0].dtype == BCT_BOOL)
+                    return deliver_expr(call, xt::where(view_of<bool>(a[0]), view_of<T>(a[1]),
+                                                        view_of<T>(a[2])));
+                return deliver_expr(call, xt::where(as_array<bool>(a[0]), view_of<T>(a[1]),
+                                                    view_of<T>(a[2])));
+            } else {
+                using P = decltype(T() + U());
+                return deliver(call, xt::xarray<P>(xt::where(as_array<bool>(a[0]), as_array<P>(a[1]),
+                                                            as_array<P>(a[2]))));
+            }
+        });
+    });
+}
+
 int run_call(const bct_call *call)
 {
     const bct_array *a = call->args;
-    if (call->op == BCT_BROADCAST_TO) {
-        shape_t shape;
-        for (int d = 0; d < call->target_rank; d++) {
-            if (call->target_shape[d] < 0)
-                throw adapter_error{BCT_ERR_INVALID_SHAPE,
-                                    "xtensor shapes are size_t: a negative extent cannot be passed"};
-            shape.push_back(static_cast<std::size_t>(call->target_shape[d]));
-        }
-        return with_type(a[0].dtype, [&](auto t) {
-            using T = decltype(t);
-            return deliver(call, xt::xarray<T>(xt::broadcast(view_of<T>(a[0]), shape)));
-        });
-    }
-    if (call->op == BCT_WHERE) {
-        xt::xarray<bool> cond = as_array<bool>(a[0]);
-        return with_type(a[1].dtype, [&](auto tx) {
-            return with_type(a[2].dtype, [&](auto ty) {
-                using P = decltype(decltype(tx)() + decltype(ty)());
-                return deliver(call, xt::xarray<P>(xt::where(cond, as_array<P>(a[1]),
-                                                            as_array<P>(a[2]))));
-            });
-        });
-    }
+    if (call->op == BCT_BROADCAST_TO)
+        return broadcast_to(call);
+    if (call->op == BCT_WHERE)
+        return where(call);
     return with_type(a[0].dtype, [&](auto tx) {
         return with_type(a[1].dtype, [&](auto ty) {
             using T = decltype(tx);
-            using P = decltype(T() + decltype(ty)());
-            if (call->mode == BCT_MODE_INPLACE) {
-                compound<T, P>(call->op, a[0], as_array<P>(a[1]));
-                return int(BCT_OK);
+            using U = decltype(ty);
+            using P = decltype(T() + U());
+            if constexpr (std::is_same<T, U>::value) {      /* xtensor's own views */
+                if (call->mode == BCT_MODE_INPLACE) {
+                    compound<T>(call->op, a[0], view_of<T>(a[1]));
+                    return int(BCT_OK);
+                }
+                return binary(call, view_of<T>(a[0]), view_of<T>(a[1]));
+            } else {                                        /* mixed: promoted copies */
+                if (call->mode == BCT_MODE_INPLACE) {
+                    compound<T>(call->op, a[0], as_array<P>(a[1]));
+                    return int(BCT_OK);
+                }
+                return binary(call, as_array<P>(a[0]), as_array<P>(a[1]));
             }
-            return binary<P>(call, as_array<P>(a[0]), as_array<P>(a[1]));
         });
     });
 }
@@ -240,7 +284,7 @@ int run_call(const bct_call *call)
  * "Incompatible dimension of arrays" (xt::broadcast_error: extents that do not
  * broadcast, B3) and "Broadcast shape has fewer elements than original
  * expression" (the destination is smaller than the source: self for a
- * compound assignment, B8; the target of xt::broadcast, B6). Anything else
+ * compound assignment, B8; a broadcast_to target of lower rank than the source, B5). Anything else
  * is BCT_ERR_OTHER. */
 int classify(const bct_call *call, const std::exception &e)
 {

@@ -2,9 +2,13 @@
 
 Operands are NumPy strided views (see numpy_bridge.view) wrapped with
 da.from_array (default 'auto' chunking); the op is dask.array's own function,
-computed with the synchronous scheduler. Dask arrays are immutable: no in-place
-or out= capability is declared. dask.array has no public broadcast_shapes, so
-that op is not declared either. Errors are classified like NumPy's (dask raises
+computed with the synchronous scheduler. No in-place or out= capability is
+declared: dask's out= (dask/array/core.py, handle_out) and item assignment
+rebind the dask Array to a new task graph and never write into the memory the
+array was made from ("Truly in-place operations would not be appropriate,
+since Dask tasks are functional", dask/dask#5199); docs/pipe-protocol.md
+records dask as the library without in-place. dask.array has no public
+broadcast_shapes, so that op is not declared either. Errors are classified like NumPy's (dask raises
 NumPy's texts for broadcasting), unknown ones are `other`.
 """
 

@@ -2,7 +2,11 @@
 
   numba_bridge.py njit        each op is an @njit function written as a user would
                               (x + y, np.maximum(x, y), np.where(c, x, y), ...);
-                              in-place is `x += y` (augmented assignment) inside @njit
+                              in-place is `x += y` (augmented assignment) inside @njit;
+                              an op with no augmented assignment (comparisons, logical
+                              ops, maximum/minimum) has no in-place form to write, and
+                              such a case is answered `other` saying so (none is in
+                              the default suite; numba-njit.txt states it)
   numba_bridge.py vectorize   each op is a lazy @vectorize ufunc of the scalar
                               expression (one per input dtypes, see per_signature);
                               numba's ufunc machinery broadcasts; in-place/out=

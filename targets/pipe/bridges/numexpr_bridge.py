@@ -3,12 +3,16 @@
 Each op is the numexpr expression a user would write ('x + y', 'where(c, x, y)')
 evaluated with ne.evaluate over NumPy strided views; numexpr broadcasts its
 operands itself. In-place and out= use evaluate's documented out= argument
-(out=self / out=out). Declared from the numexpr user guide: the operators
-+ - * / ** %, comparisons and where(); the data types bool, int32, int64,
-float32, float64 ("Datatypes supported internally"; int8/uint8/int16 are not
-among them). Logical/bitwise & | ^ are defined only for booleans there, so the
-logical_* and bitwise_* ops, floor_divide (no //), maximum/minimum, matmul and
-the shape ops are not declared.
+(out=self / out=out). Declared from the numexpr 2.8 user guide
+(doc/user_guide.rst): the operators it lists, "Bitwise operators (and, or,
+not, xor): &, |, ~, ^", "Comparison operators", "Binary arithmetic operators:
++, -, *, /, **, %", and where(); not declared: floor_divide (no //),
+maximum/minimum (no such function), matmul and the shape ops, and
+logical_and/or/xor (numexpr's only and/or/xor are & | ^, declared as the
+bitwise ops; on booleans they are the logical ones). All eight dtypes: the
+guide's casting rules say int8, uint8 and int16 arrays are accepted and
+"internally upcasted to an int (or int32 in NumPy notation)", which is
+numexpr's answer for them, not a limit.
 """
 
 import os
@@ -28,6 +32,7 @@ from numpy_bridge import classify, reply_wrote_then_error, result, view  # noqa:
 EXPR = {
     "add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y", "remainder": "x % y",
     "eq": "x == y", "ne": "x != y", "lt": "x < y", "le": "x <= y", "gt": "x > y", "ge": "x >= y",
+    "bitwise_and": "x & y", "bitwise_or": "x | y", "bitwise_xor": "x ^ y",
     "where": "where(c, x, y)",
 }
 
@@ -58,7 +63,7 @@ def main():
     warnings.simplefilter("ignore")
     ne.set_num_threads(1)
     hello = bb.Hello("numexpr", ne.__version__, "numpy", ops=list(EXPR),
-                     dtypes=("bool", "i32", "i64", "f32", "f64"), max_rank=0,
+                     dtypes=bb.NAMES, max_rank=0,
                      flags=("strided", "inplace", "out"))
     bb.serve(hello, run)
 

@@ -1,12 +1,18 @@
 """torch_bridge.py - PyTorch itself behind the pipe protocol (targets/registry.tsv: torch-bridge).
 
-Operands become torch.as_strided views over a private copy of the sent bytes.
-torch has no negative strides, so such an operand is passed as what a torch
-user would hold instead: the same logical values, positive strides (the
-as_strided view with the negative dims flipped, which copies). In-place is
-torch's own self.op_(y); out= is a plain contiguous tensor, which torch may
-resize. torch's exceptions are mapped to the fixed classes by their text;
-nothing is checked, emulated or fixed here.
+Operands become torch.as_strided views over a private copy of the sent bytes;
+out= is such a view too, over a torch-owned copy of out's span, so torch sees
+out's real strides and may resize it as it does a user's tensor. torch has no
+negative strides (torch.as_strided refuses them), so an operand, self or out
+with a negative stride is passed as what a torch user would hold instead: a
+contiguous tensor with the same logical values (a copy); for self and out the
+bridge replies that tensor's values, and the pipe target writes them back
+through the case's strides. In-place is torch's own self.op_(y); out= is
+torch's out= argument. The reply for in-place and out= is the view's contents
+in C order (docs/pipe-protocol.md), or, when a failed call changed them, a
+`wrote` line before the error (B22). torch's exceptions are mapped to the
+fixed classes by their text with targets/torch_errors.tsv, the table the
+libtorch target uses too; nothing is checked, emulated or fixed here.
 """
 
 import os
@@ -34,127 +40,122 @@ FUNC = {
     "bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or, "bitwise_xor": torch.bitwise_xor,
     "matmul": torch.matmul,
 }
-# torch's in-place methods; torch 1.13 has no maximum_/minimum_.
-INPLACE = {k: k + "_" for k in FUNC if k not in ("maximum", "minimum", "matmul")}
-INPLACE.update(div="div_")
-
-RULES = [(re.compile(rx), cls) for rx, cls in [
-    (r"^The size of tensor a \(\d+\) must match the size of tensor b", "not-broadcastable"),
-    (r"^Shape mismatch: objects cannot be broadcast to a single shape", "not-broadcastable"),
-    (r"^output with shape \[.*\] doesn't match the broadcast shape", "inplace-shape"),
-    (r"^unsupported operation: (some elements|more than one element)", "overlap"),
-    (r"^The expanded size of the tensor \(-\d+\) must match the existing size", "invalid-shape"),
-    (r"^The expanded size of the tensor \(\d+\) must match the existing size", "not-broadcastable"),
-    (r"^The expanded size of the tensor \(-?\d+\) isn't allowed in a leading, non-existing dimension",
-     "invalid-shape"),
-    (r"^expand\(.*\): the number of sizes provided \(\d+\) must be greater or equal", "invalid-shape"),
-    (r"^Trying to create tensor with negative dimension", "invalid-shape"),
-    (r"^mat1 and mat2 shapes cannot be multiplied", "matmul-core"),
-    (r"^both arguments to matmul need to be at least 1D", "matmul-core"),
-    (r"^size mismatch, got", "matmul-core"),
-    (r"^inconsistent tensor size, expected tensor", "matmul-core"),
-    (r"^Expected size for first two dimensions of batch2 tensor", "matmul-core"),
-    (r"^Storage size calculation overflowed", "overflow"),
-    (r"^numel: integer multiplication overflow", "overflow"),
-    (r"^ZeroDivisionError", "division-by-zero"),
-    (r"not implemented for '\w+'", "dtype"),
-    (r"^Subtraction, the `-` operator, with two bool tensors is not supported", "dtype"),
-    (r"^result type \w+ can't be cast to the desired output type", "dtype"),
-    (r"^expected scalar type \w+ but found \w+", "dtype"),
-    (r"^expected (both vectors|m1 and m2) to have (the )?same dtype", "dtype"),
-    (r"^where expected condition to be a boolean tensor", "dtype"),
-]]
+ERRORS_TSV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "torch_errors.tsv")
 
 
-def classify(exc, negative_target=False):
+def load_rules(path):
+    """[(compiled regex, class)] from targets/torch_errors.tsv (CLASS <tab> REGEX lines)."""
+    rules = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line and not line.startswith("#"):
+                cls, rx = line.split("\t")
+                rules.append((re.compile(rx), cls))
+    return rules
+
+
+try:
+    RULES = load_rules(ERRORS_TSV)
+except (OSError, ValueError, re.error) as exc:
+    bb.fail("cannot read the torch message table %s: %s" % (ERRORS_TSV, exc))
+
+
+def classify(exc):
+    """(class, message) by the exception's first line alone; `other` when no rule matches."""
     msg = bb.one_line(exc) or type(exc).__name__
     for rx, cls in RULES:
         if rx.search(msg):
-            # torch reports a negative expand/broadcast_to size as a numel
-            # overflow; the fault is the negative size (B5/B6).
-            if cls == "overflow" and negative_target:
-                cls = "invalid-shape"
             return cls, msg
     return "other", "%s: %s" % (type(exc).__name__, msg)
 
 
-def storage_of(arg):
+def storage_of(arg, owned=False):
+    """The sent span as a 1-d tensor: over a private bytearray, or torch-owned
+    (resizable, as a user's tensor is) when owned."""
     if not arg.data:
         return torch.empty(0, dtype=TORCH_DTYPE[arg.dtype])
-    return torch.frombuffer(bytearray(arg.data), dtype=TORCH_DTYPE[arg.dtype])
+    s = torch.frombuffer(bytearray(arg.data), dtype=TORCH_DTYPE[arg.dtype])
+    return s.clone() if owned else s
 
 
-def view(arg):
-    """(storage, view) over a private copy of the sent span."""
-    s = storage_of(arg)
+def view(arg, owned=False):
+    """The case's view as torch holds it: as_strided over the storage, or, with
+    a negative stride, a contiguous copy of the same logical values."""
+    s = storage_of(arg, owned)
     neg = [d for d, st in enumerate(arg.strides) if st < 0]
     if not neg:
-        return s, torch.as_strided(s, arg.shape, arg.strides, arg.offset)
+        return torch.as_strided(s, arg.shape, arg.strides, arg.offset)
     start = arg.offset + sum((n - 1) * st for n, st in zip(arg.shape, arg.strides) if st < 0 and n > 0)
     pos = torch.as_strided(s, arg.shape, tuple(abs(st) for st in arg.strides), start)
-    return s, pos.flip(neg).contiguous()
+    return pos.flip(neg).contiguous()
 
 
 def tensor_bytes(t):
-    return t.detach().contiguous().reshape(-1).numpy().tobytes()
+    """t's values in C order. Through a clone: .numpy() on t itself would make
+    t's storage unresizable, and torch may still resize an out= tensor."""
+    return t.detach().clone().reshape(-1).numpy().tobytes()
 
 
 def result(t):
     name = TORCH_NAME.get(t.dtype, str(t.dtype).replace("torch.", ""))
-    if any(d < 0 for d in t.shape):   # torch 1.13 can return negative extents from expand
+    if any(d < 0 for d in t.shape):
+        # torch 1.13 can return negative extents from expand; the protocol's
+        # shapes cannot carry them (the libtorch target's alloc_output refuses them too).
         return bb.reply_error("other", "torch returned a tensor of shape %s" % (tuple(t.shape),))
     return bb.reply_ok(name, tuple(t.shape), tensor_bytes(t))
 
 
+def call(op, args, target, **kw):
+    """torch's own function for op."""
+    if op in FUNC:
+        return FUNC[op](*args, **kw)
+    if op == "where":
+        return torch.where(*args, **kw)
+    if op == "broadcast_to":
+        return torch.broadcast_to(args[0], target, **kw)
+    if op == "expand":
+        return args[0].expand(target, **kw)
+    return torch.broadcast_shapes(*args, **kw)
+
+
+def write_call(case, views, wi):
+    """In-place (self.op_(y), torch's method) or out= (the function's out=)
+    into the writable view views[wi]. B22: a call that raised after changing
+    it is answered with `wrote` (its contents) before the error; one that
+    resized out and then raised cannot be (`wrote` carries out's own shape)."""
+    w, arg = views[wi], case.args[wi]
+    before = tensor_bytes(w)
+    try:
+        if case.mode == "inplace":
+            getattr(w, case.op + "_")(views[1])   # AttributeError where torch has none (maximum_)
+        else:
+            call(case.op, views[:-1], case.target, out=w)
+    except Exception:
+        exc = sys.exc_info()[1]
+        if tuple(w.shape) == arg.shape and tensor_bytes(w) != before:
+            return bb.reply_wrote(arg.dtype, arg.shape, tensor_bytes(w)) + bb.reply_error(*classify(exc))
+        raise
+    return result(w)
+
+
 def run(case):
     op, mode, args = case.op, case.mode, case.args
-    target = case.target or ()
-    storages, views = [], []
     try:
+        views = []
         for i, a in enumerate(args):
             if a.dtype == "-":
-                storages.append(None)
                 views.append(a.shape)
-                continue
-            if mode == "out" and i == len(args) - 1:
-                _, v = view(a)
-                v = v.contiguous().clone()   # a user's plain out tensor, which torch may resize
-                s = v
             else:
-                s, v = view(a)
-            storages.append(s)
-            views.append(v)
-        if mode == "inplace":
-            if op not in INPLACE:
-                return bb.reply_error("other", "torch has no in-place %s" % op)
-            before = storages[0].clone()
-            try:
-                getattr(views[0], INPLACE[op])(views[1])
-            except Exception:
-                if not torch.equal(before, storages[0]) and before.numpy().tobytes() != storages[0].numpy().tobytes():
-                    v = views[0]
-                    return bb.reply_wrote(args[0].dtype, tuple(v.shape), tensor_bytes(v)) + \
-                        bb.reply_error(*classify(sys.exc_info()[1]))
-                raise
-            return result(views[0])
-        if mode == "out":
-            if op not in FUNC:
-                return bb.reply_error("other", "torch.%s has no out=" % op)
-            FUNC[op](*views[:-1], out=views[-1])
-            return result(views[-1])
-        if op in FUNC:
-            return result(FUNC[op](*views))
-        if op == "where":
-            return result(torch.where(*views))
-        if op == "broadcast_to":
-            return result(torch.broadcast_to(views[0], target))
-        if op == "expand":
-            return result(views[0].expand(target))
+                views.append(view(a, owned=(mode == "out" and i == len(args) - 1)))
+        if mode in ("inplace", "out"):
+            return write_call(case, views, 0 if mode == "inplace" else len(args) - 1)
+        r = call(op, views, case.target or ())
         if op == "broadcast_shapes":
-            return bb.reply_shape(tuple(torch.broadcast_shapes(*views)))
-        return bb.reply_error("other", "torch has no %s" % op)
+            return bb.reply_shape(tuple(r))
+        return result(r)
     except Exception as exc:  # noqa: BLE001 - every library error is an answer
-        return bb.reply_error(*classify(exc, negative_target=any(d < 0 for d in target)))
+        return bb.reply_error(*classify(exc))
 
 
 def main():
