@@ -86,7 +86,8 @@ def resolve(args, target):
                         runs.expand_arg(e["arg"], args.python, args.build), expect, e["needs"],
                         args.timeout if args.timeout is not None else e["timeout"],
                         runs.notes_path(given or e["notes"], expect,
-                                        "--notes" if given else e["line"] + " (notes column)"))
+                                        "--notes" if given else e["line"] + " (notes column)"),
+                        e["probe"] or getattr(args, "probe", False))
         raise runs.RunError("%s: no target named %r (use a .so path, or add a line to the registry)"
                             % (args.registry, target))
     name = os.path.basename(target)
@@ -94,13 +95,13 @@ def resolve(args, target):
     arg = args.target_arg or ""
     expect = args.expectations or ""
     return (name, target, arg, runs.expand_arg(arg, args.python, args.build), expect, [],
-            args.timeout, runs.notes_path(getattr(args, "notes", ""), expect, "--notes"))
+            args.timeout, runs.notes_path(getattr(args, "notes", ""), expect, "--notes"), getattr(args, "probe", False))
 
 
 def run_one(args, target, out_dir, command):
     """Run and report one target; return bcast-run's exit status (0 or 1).
     command (None: derived from target) is the regenerating command the report names."""
-    name, so, arg_written, arg, expect, _, timeout, notes_file = resolve(args, target)
+    name, so, arg_written, arg, expect, _, timeout, notes_file, probe = resolve(args, target)
     if command is None:      # the same words whichever make target ran, for reports-check
         command = "make report TARGET=%s" % target
         if "/" not in target and not target.endswith(".so"):
@@ -111,7 +112,7 @@ def run_one(args, target, out_dir, command):
     print("report: %s (%s)" % (name, so))
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "run.json")
-        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout)
+        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout, probe)
         with open(raw, encoding="utf-8") as fh:
             run = json.load(fh)
     doc = runs.normalise(run, name, arg_written, expect, args.runner, notes_file)
@@ -260,6 +261,8 @@ def main(argv):
     p.add_argument("--notes", default="", help=notes_help)
     p.add_argument("--target", required=True)
     p.add_argument("--gate", action="store_true", help="exit 1 when bcast-run finds unexpected failures")
+    p.add_argument("--probe", action="store_true", help="also run the cases the target's declared limits exclude "
+                   "(bcast-run --probe-limits; the registry's probe column does this for a registered target)")
     p = sub.add_parser("all")
     common(p)
     p = sub.add_parser("check")

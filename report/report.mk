@@ -2,7 +2,8 @@
 #
 #   make report TARGET=name|path/to.so   reports/<name>/{index.md,index.html,results.json} and
 #                                        reports/index.*; optional TARGET_ARG=..., EXPECT=file,
-#                                        TIMEOUT=seconds (else the registry's timeout column),
+#                                        TIMEOUT=seconds (else the registry's timeout column), PROBE=1
+#                                        (run --probe-limits too; else the registry's probe column),
 #                                        NOTES=FINDINGS.md (else the registry's notes column)
 #   make reports                         every target in targets/registry.tsv (unbuilt ones skipped,
 #                                        with a message) and the index; fails when a target has
@@ -23,7 +24,7 @@ report: $(REPORT_DEPS)
 	@test -n "$(TARGET)" || { echo "make report: set TARGET=name (a line of targets/registry.tsv) or TARGET=path/to.so" >&2; exit 2; }
 	$(REPORT_PY) target $(REPORT_RUN) --target '$(TARGET)' \
 	  $(if $(TARGET_ARG),--target-arg '$(TARGET_ARG)') $(if $(EXPECT),--expectations '$(EXPECT)') \
-	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') $(if $(NOTES),--notes '$(NOTES)')
+	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') $(if $(PROBE),--probe) $(if $(NOTES),--notes '$(NOTES)')
 
 reports: $(REPORT_DEPS)
 	$(REPORT_PY) all $(REPORT_RUN)

@@ -42,8 +42,8 @@ class RunError(Exception):
     """A target the reports cannot run; the message says what and how to fix it."""
 
 
-REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout", "notes")
-# The notes column is optional: lines with the first six columns only are accepted.
+REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout", "notes", "probe")
+# The notes and probe columns are optional: lines with the first six (or seven) columns are accepted.
 REGISTRY_REQUIRED = 6
 # A needs entry "make:TARGET" is no Debian package but what `make TARGET` installs
 # into the source tree; the file it leaves there (relative to the repository root)
@@ -75,10 +75,13 @@ def read_registry(path):
             if not line.strip() or line.startswith("#"):
                 continue
             f = line.split("\t")
-            if len(f) not in (REGISTRY_REQUIRED, len(REGISTRY_COLUMNS)):
-                raise RunError("%s:%d: expected %d or %d tab-separated columns (%s[, %s]), got %d"
+            if not REGISTRY_REQUIRED <= len(f) <= len(REGISTRY_COLUMNS):
+                raise RunError("%s:%d: expected %d to %d tab-separated columns (%s[, %s]), got %d"
                                % (path, no, REGISTRY_REQUIRED, len(REGISTRY_COLUMNS),
-                                  ", ".join(REGISTRY_COLUMNS[:REGISTRY_REQUIRED]), REGISTRY_COLUMNS[-1], len(f)))
+                                  ", ".join(REGISTRY_COLUMNS[:REGISTRY_REQUIRED]),
+                                  ", ".join(REGISTRY_COLUMNS[REGISTRY_REQUIRED:]), len(f)))
+            if len(f) == len(REGISTRY_COLUMNS) and f[7].strip() not in ("probe", "-"):
+                raise RunError("%s:%d: probe column must be 'probe' or -, not %r" % (path, no, f[7].strip()))
             f = [x.strip() for x in f] + ["-"] * (len(REGISTRY_COLUMNS) - len(f))
             timeout = parse_timeout(f[5], "%s:%d" % (path, no))
             f = ["" if x == "-" else x for x in f]
@@ -88,7 +91,7 @@ def read_registry(path):
                                    % (path, no, need, ", ".join(sorted(MAKE_NEEDS))))
             entries.append({"name": f[0], "so": f[1], "arg": f[2], "expectations": f[3],
                             "needs": [p for p in f[4].split(",") if p], "timeout": timeout,
-                            "notes": f[6], "line": "%s:%d" % (path, no)})
+                            "notes": f[6], "probe": f[7] == "probe", "line": "%s:%d" % (path, no)})
     return entries
 
 
@@ -143,12 +146,13 @@ def expand_arg(arg, python, build):
     return arg.replace("$(PYTHON)", python).replace("$(BUILD)", build)
 
 
-def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None):
+def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None, probe=False):
     """Run bcast-run on the target; write its JSON to json_path; return its exit status.
-    timeout: per-case seconds (--timeout), None for bcast-run's default.
+    timeout: per-case seconds (--timeout), None for bcast-run's default; probe: also
+    run the cases its declared limits exclude (--probe-limits; never part of the gate).
     Exit 2 (target not loadable, bad expectations, ...) raises RunError with stderr."""
     cmd = [runner, "--target", so, "--format", "json", "--output", json_path,
-           "--jobs", str(jobs), "--no-color"]
+           "--jobs", str(jobs), "--no-color"] + (["--probe-limits"] if probe else [])
     if timeout is not None:
         cmd += ["--timeout", str(timeout)]
     if arg:

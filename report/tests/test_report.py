@@ -356,8 +356,13 @@ def test_registry_timeout(tmp):
     with open(reg, "w") as fh:
         fh.write("hang\t%s/hang.so\t-\t-\t-\n" % rel)
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
-    check(r.returncode == 2 and "%s:1: expected 6 or 7 tab-separated columns" % reg in r.stdout,
+    check(r.returncode == 2 and "%s:1: expected 6 to 8 tab-separated columns" % reg in r.stdout,
           "a five-column line is rejected: " + r.stdout[-300:])
+    with open(reg, "w") as fh:
+        fh.write("hang\t%s/hang.so\t-\t-\t-\t-\t-\tyes\n" % rel)
+    r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
+    check(r.returncode == 2 and "probe column must be 'probe' or -" in r.stdout,
+          "a bad probe column is rejected: " + r.stdout[-300:])
     r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "x.so", "--out-dir", out, "--timeout", "-3"])
     check(r.returncode == 2 and "--timeout" in r.stdout and "'-3'" in r.stdout,
           "a bad --timeout is a usage error: " + r.stdout[-300:])
@@ -504,6 +509,12 @@ def test_probed_limits(tmp):
           "probed cases are not failures")
     bad = [c["id"] for c in probed if c["actual_outcome"] != "pass"]
     check(bad and all("`%s`" % i in md for i in bad[:10]), "the probed cases that did not pass are listed")
+    # `target --probe` (make report PROBE=1, or the registry's probe column) probes in the gate run
+    out2 = os.path.join(tmp, "probed2")
+    r = gen(["target"] + RUN_ARGS + ["--target", os.path.join(TEST_SO, "tiny.so"), "--out-dir", out2,
+                                      "--cases", FIXTURE, "--probe"])
+    res = json.load(open(os.path.join(out2, "tiny", "results.json"))) if r.returncode == 0 else {}
+    check(res.get("totals", {}).get("probed", 0) > 0, "target --probe runs the excluded cases: %s" % r.stdout[-300:])
 
 
 def test_unwritable_out_dir(tmp):

@@ -14,7 +14,7 @@ BUILD=${1:-build}
 PY=${2:-/usr/bin/python3}
 tab=$(printf '\t')
 out=$(mktemp "${TMPDIR:-/tmp}/pipe-check.XXXXXX") || exit 1
-grep -v '^#' targets/registry.tsv | while IFS="$tab" read -r name so arg exp needs timeout _notes; do
+grep -v '^#' targets/registry.tsv | while IFS="$tab" read -r name so arg exp needs timeout _notes _probe; do
     [ "$so" = targets/pipe.so ] || continue
     cmd=$(printf '%s' "$arg" | sed -e "s|\$(PYTHON)|$PY|g" -e "s|\$(BUILD)|$BUILD|g")
     [ "$timeout" = - ] && topt= || topt="--timeout $timeout"
