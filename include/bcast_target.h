@@ -28,6 +28,11 @@ extern "C" {   /* a C++ adapter that includes this header exports the entry poin
 
 #define BCT_ABI_VERSION 1
 
+/* The largest rank the runner ever passes (an operand, a result, a target
+ * shape): an adapter that sizes arrays by it never overflows them, even when
+ * `bcast-run --probe-limits` hands it ranks above its own max_rank. */
+#define BCT_MAX_RANK 128
+
 /* Element types. Storage is native-endian, C layout: bool is one byte 0/1. */
 typedef enum bct_dtype {
     BCT_BOOL = 0, BCT_I8, BCT_U8, BCT_I16, BCT_I32, BCT_I64, BCT_F32, BCT_F64,

@@ -140,8 +140,9 @@ static void findings_section(const br_report *r, br_buf *out, const br_totals *t
             if (strcmp(r->findings[f].kind, "limit") == 0) {
                 char fid[24];
                 br_finding_id(r, f, fid, sizeof fid);
+                const char *o = r->findings[f].outcomes;
                 br_buf_printf(out, "  %-4s %6zu  %s%s%s\n", fid, r->findings[f].count, r->findings[f].name,
-                              t->probed ? "; probed: " : "", t->probed ? r->findings[f].outcomes : "");
+                              strncmp(o, "probed", 6) == 0 ? "; " : "", strncmp(o, "probed", 6) == 0 ? o : "");
             }
     }
     size_t nx = 0;

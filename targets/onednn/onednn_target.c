@@ -77,7 +77,9 @@ static const char *status_name(dnnl_status_t s)
 /* One operand prepared for oneDNN: padded dims and strides, the handle, and
  * an owned dense copy when oneDNN could not take the view as it is. */
 typedef struct operand {
-    dnnl_dims_t dims, strides;
+    /* BCT_MAX_RANK, not DNNL_MAX_NDIMS: under --probe-limits oneDNN itself
+     * must answer a rank above its limit */
+    int64_t dims[BCT_MAX_RANK], strides[BCT_MAX_RANK];
     void *handle;
     void *copy;
     dnnl_memory_desc_t md;
@@ -87,7 +89,7 @@ typedef struct operand {
 static void densify(const bct_array *a, char *dense)
 {
     size_t es = elem_size(a->dtype);
-    int64_t n = 1, idx[DNNL_MAX_NDIMS] = {0}, off = a->offset;
+    int64_t n = 1, idx[BCT_MAX_RANK] = {0}, off = a->offset;
     for (int d = 0; d < a->rank; d++)
         n *= a->shape[d];
     for (int64_t i = 0; i < n; i++) {
@@ -148,7 +150,8 @@ static dnnl_alg_kind_t alg_of(int op)
     case BCT_MUL: return dnnl_binary_mul;
     case BCT_DIV: return dnnl_binary_div;
     case BCT_MAXIMUM: return dnnl_binary_max;
-    default: return dnnl_binary_min;
+    case BCT_MINIMUM: return dnnl_binary_min;
+    default: return dnnl_alg_kind_undef;   /* no binary algorithm (run only by --probe-limits) */
     }
 }
 
@@ -174,8 +177,7 @@ static int value_dst(const operand *src0, const operand *src1, int nd, operand *
 static int onednn_run(const bct_call *call)
 {
     const bct_array *x = &call->args[0], *y = &call->args[1];
-    int rank = x->rank > y->rank ? x->rank : y->rank;
-    int nd = rank > 0 ? rank : 1;
+    int rank, nd;
     int status = BCT_ERR_OTHER;
     const char *stage = "";
     dnnl_status_t s;
@@ -185,6 +187,12 @@ static int onednn_run(const bct_call *call)
     dnnl_primitive_t prim = NULL;
     dnnl_memory_t m0 = NULL, m1 = NULL, md = NULL;
 
+    if (alg_of(call->op) == dnnl_alg_kind_undef) {   /* before touching args: a probed op may have one */
+        snprintf(call->message, call->message_cap, "oneDNN's binary primitive has no algorithm for this op (bcast op %d)", call->op);
+        return BCT_ERR_OTHER;
+    }
+    rank = x->rank > y->rank ? x->rank : y->rank;
+    nd = rank > 0 ? rank : 1;
     if ((s = prepare(x, nd, &src0)) != dnnl_success || (s = prepare(y, nd, &src1)) != dnnl_success) {
         stage = "dnnl_memory_desc_init";
         goto fail;
@@ -224,7 +232,7 @@ static int onednn_run(const bct_call *call)
         }
         dst.handle = src0.handle;
     } else {
-        int64_t shape[DNNL_MAX_NDIMS];
+        int64_t shape[BCT_MAX_RANK];
         for (int d = 0; d < rank; d++)
             shape[d] = dst.dims[d + nd - rank];
         dst.handle = call->alloc_output(call->ctx, x->dtype, rank, shape);

@@ -56,7 +56,7 @@ static const char *status_name(enum xnn_status s)
 static const float *dense_of(const bct_array *a, float **copy)
 {
     const float *base = (const float *)a->data + a->offset;
-    int64_t n = 1, idx[XNN_MAX_TENSOR_DIMS] = {0}, off = 0;
+    int64_t n = 1, idx[BCT_MAX_RANK] = {0}, off = 0;
     int dense = 1, empty = 0, huge = 0;
     *copy = NULL;
     for (int d = a->rank - 1; d >= 0; d--) {
@@ -114,9 +114,12 @@ static enum xnn_status create(int op, xnn_operator_t *xop, setup_fn *setup)
     case BCT_MAXIMUM:
         *setup = xnn_setup_maximum_nd_f32;
         return xnn_create_maximum_nd_f32(0, xop);
-    default:
+    case BCT_MINIMUM:
         *setup = xnn_setup_minimum_nd_f32;
         return xnn_create_minimum_nd_f32(0, xop);
+    default:   /* an op XNNPACK has no operator for (run only by --probe-limits) */
+        *setup = NULL;
+        return xnn_status_unsupported_parameter;
     }
 }
 
@@ -125,9 +128,11 @@ static enum xnn_status create(int op, xnn_operator_t *xop, setup_fn *setup)
 static int xnnpack_run(const bct_call *call)
 {
     const bct_array *x = &call->args[0], *y = &call->args[1];
-    size_t xs[XNN_MAX_TENSOR_DIMS], ys[XNN_MAX_TENSOR_DIMS];
-    int64_t shape[XNN_MAX_TENSOR_DIMS];
-    int rank = x->rank > y->rank ? x->rank : y->rank;
+    /* BCT_MAX_RANK, not XNN_MAX_TENSOR_DIMS: under --probe-limits XNNPACK
+     * itself must answer a rank above its limit */
+    size_t xs[BCT_MAX_RANK], ys[BCT_MAX_RANK];
+    int64_t shape[BCT_MAX_RANK];
+    int rank = 0;
     int status = BCT_ERR_OTHER;
     float *xcopy = NULL, *ycopy = NULL, placeholder = 0.0f;
     xnn_operator_t xop = NULL;
@@ -135,18 +140,29 @@ static int xnnpack_run(const bct_call *call)
     const char *stage = "create";
     enum xnn_status s;
 
+    /* the operator first: an op XNNPACK lacks (probed) may not have two operands */
+    if ((s = create(call->op, &xop, &setup)) != xnn_status_success) {
+        if (setup == NULL) {
+            snprintf(call->message, call->message_cap, "XNNPACK has no operator for this op (bcast op %d)", call->op);
+            goto cleanup;
+        }
+        goto fail;
+    }
+    rank = x->rank > y->rank ? x->rank : y->rank;
     for (int d = 0; d < x->rank; d++)
         xs[d] = (size_t)x->shape[d];
     for (int d = 0; d < y->rank; d++)
         ys[d] = (size_t)y->shape[d];
-    if ((s = create(call->op, &xop, &setup)) != xnn_status_success)
-        goto fail;
     stage = "setup";
     /* shapes first: setup stores the pointers and reads no data */
     s = setup(xop, (size_t)x->rank, xs, (size_t)y->rank, ys, &placeholder, &placeholder, &placeholder, NULL);
     if (s != xnn_status_success) {
         if (s == xnn_status_invalid_parameter)
             status = BCT_ERR_NOT_BROADCASTABLE;
+        /* XNNPACK's binary setup returns unsupported_parameter for more than
+         * XNN_MAX_TENSOR_DIMS dims (src/operators/binary-elementwise-nd.c) */
+        else if (s == xnn_status_unsupported_parameter)
+            status = BCT_ERR_RANK_LIMIT;
         goto fail;
     }
     const float *xd = dense_of(x, &xcopy), *yd = dense_of(y, &ycopy);
