@@ -111,7 +111,22 @@ NUMBA_RULES = [(re.compile(rx), cls) for rx, cls in [
 ]]
 
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+NO_IMPL = re.compile(r"No implementation of function .*?found for signature")
+
+
 def classify(exc):
+    """numba's TypingError opens with the same line for every failure ("Failed
+    in nopython mode pipeline (step: nopython frontend)"); the line that names
+    what failed ("No implementation of function Function(<built-in function
+    and_>) found for signature") comes further down. That line is the message,
+    followed by the header, so that a report tells one typing failure from
+    another; the class is still decided by the rules (it is `other`)."""
+    text = ANSI.sub("", str(exc))
+    m = NO_IMPL.search(text)
+    if type(exc).__name__ == "TypingError" and m:
+        cls, msg = numpy_bridge.classify(exc, first=NUMBA_RULES)
+        return cls, "TypingError: %s (%s)" % (" ".join(m.group(0).split()), msg.split(": ", 1)[-1])
     return numpy_bridge.classify(exc, first=NUMBA_RULES)
 
 SCALAR = {  # op -> expression in a, b (and c for where)
