@@ -77,8 +77,8 @@ static void value_words(char *buf)
 }
 
 /* Names the case put in the message: an operator's "(Add)", "Max(#)", and
- * shapes written without brackets ("x: 2,3, y: " -> "x: #, y: #"). In place,
- * never longer. */
+ * shapes written without brackets ("x: 2,3, y: 4" -> "x: #, y: #"; an empty
+ * one is marked while copying the message). In place, never longer. */
 static void name_words(char *buf)
 {
     char *r = buf, *w = buf;
@@ -93,10 +93,6 @@ static void name_words(char *buf)
             const char *q = r + 1;
             while (isalnum((unsigned char)*q) || *q == '_') q++;
             if (strncmp(q, "(#)", 3) == 0 && q - r > 1) { *w++ = 'W'; r = (char *)(uintptr_t)q; continue; }
-        }
-        if (r[0] == ':' && r[1] == ' ' && (r[2] == ',' || r[2] == '\0') && w - buf > 0) {  /* an empty shape: "x: , y" */
-            memcpy(w, ": #", 3); w += 3; r += 2;
-            continue;
         }
         *w++ = *r++;
     }
@@ -123,6 +119,11 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
             if (*q && q - s < 64) { buf[o++] = (char)ch; buf[o++] = *q; s = q; space = 0; continue; }
         }
         if (isspace(ch)) { if (!space && o) buf[o++] = ' '; space = 1; continue; }
+        if (ch == ':' && s[1] == ' ' && (s[2] == ',' || s[2] == '\0') && o + 4 < cap) {  /* an empty shape: "x: , y" */
+            memcpy(buf + o, ": #", 3); o += 3; s++;
+            space = 0;
+            continue;
+        }
         buf[o++] = (char)ch;
         space = 0;
     }

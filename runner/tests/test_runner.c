@@ -559,7 +559,14 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     br_normalise_message("Type parameter (T) of Optype (Add) bound to different types", buf, sizeof buf);
     CHECK_STREQ(buf, "Type parameter (T) of Optype (W) bound to different types");   /* a one-letter type parameter stays */
     br_normalise_message("implementation for Max(13) node; shape. x: 2,3, y: ", buf, sizeof buf);
-    CHECK_STREQ(buf, "implementation for W(#) node; shape. x: #, y:");
+    CHECK_STREQ(buf, "implementation for W(#) node; shape. x: #, y: #");
+    br_normalise_message("BitwiseAnd: Tensors must have the same shape. x: , y: 3", buf, sizeof buf);
+    CHECK_STREQ(buf, "BitwiseAnd: Tensors must have the same shape. x: #, y: #");   /* an empty shape first */
+    char many[400], small[40];   /* empty shapes never grow the text past its buffer */
+    for (int i = 0; i < 99; i++) memcpy(many + 4 * i, "x: ,", 4);
+    many[396] = '\0';
+    br_normalise_message(many, small, sizeof small);
+    CHECK(strlen(small) < sizeof small);
     br_normalise_message("output operand with shape () doesn't match (3,)", buf, sizeof buf);
     CHECK_STREQ(buf, "output operand with shape (#) doesn't match (#)");
     br_normalise_message("bad dim 'x7' in [1, 2, 3]", buf, sizeof buf);
