@@ -187,7 +187,7 @@ static int spawn(br_iso *I, int k, br_err *err)
     worker *w = &I->w[k];
     wctl *ctl = (wctl *)(void *)w->base;
     struct pollfd pf = { w->rep_fd, POLLIN, 0 };
-    int64_t deadline = br_now_ns() + (int64_t)(I->cfg.timeout_s * 1e9) + 5000000000;
+    int64_t deadline = br_now_ns() + (int64_t)((I->cfg.timeout_s + BR_INIT_GRACE_S) * 1e9);
     for (;;) {
         int ms = (int)((deadline - br_now_ns()) / 1000000);
         if (ms <= 0) {

@@ -35,6 +35,11 @@ typedef struct br_wres {
 
 enum { BR_RUN_DONE = 0, BR_RUN_CRASH, BR_RUN_TIMEOUT, BR_RUN_VIOLATION };
 
+/* Loading and init() get the per-case timeout plus this much: a bridge that
+ * imports a large library (torch, numba) can take tens of seconds on a
+ * loaded machine, and only a hung init ever waits this long. */
+#define BR_INIT_GRACE_S 60
+
 typedef struct br_iso_cfg {
     const char *target;       /* path of the .so */
     const char *target_arg;   /* or NULL */

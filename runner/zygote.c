@@ -255,7 +255,7 @@ static zygote *start_one(br_iso *I, int try_init, zmsg *m, br_err *err)
     z->iso = I;
     z->pid = p;
     z->fd = sv[0];
-    int ms = (int)(I->cfg.timeout_s * 1000) + 5000;
+    int ms = (int)((I->cfg.timeout_s + BR_INIT_GRACE_S) * 1000);
     if (await(z, m, ms) != 0) {
         m->type = Z_FAILED;
         snprintf(m->text, sizeof m->text, "the target did not finish loading/init in time, or its loader died");
