@@ -475,9 +475,10 @@ static int same_shape(int rank, const int64_t *shape, const bct_array *a)
 /* Element count of a reply shape; -1 when it overflows. */
 static int64_t count(int rank, const int64_t *shape)
 {
+    for (int d = 0; d < rank; d++)
+        if (shape[d] == 0) return 0;   /* empty, however large the other extents */
     int64_t n = 1;
     for (int d = 0; d < rank; d++) {
-        if (shape[d] == 0) return 0;
         if (n > INT64_MAX / shape[d]) return -1;
         n *= shape[d];
     }

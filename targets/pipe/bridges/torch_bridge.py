@@ -93,7 +93,11 @@ def view(arg, owned=False):
 
 def tensor_bytes(t):
     """t's values in C order. Through a clone: .numpy() on t itself would make
-    t's storage unresizable, and torch may still resize an out= tensor."""
+    t's storage unresizable, and torch may still resize an out= tensor. An
+    empty t has no bytes: torch 1.13 cannot reshape an empty tensor whose
+    other extents multiply past int64 ("Expected !is_symbolic()")."""
+    if t.numel() == 0:
+        return b""
     return t.detach().clone().reshape(-1).numpy().tobytes()
 
 
