@@ -57,7 +57,8 @@ void bk_message(const bct_call *call, const char *fmt, ...)
 #define BK_TARGET(tname, runfn)                                              \
     static const bct_target bk_descriptor = {                               \
         BCT_ABI_VERSION, tname, BCAST_VERSION, BCT_PROFILE_NUMPY,           \
-        BK_ALL_OPS, BK_ALL_DTYPES, BC_MAX_RANK, BK_ALL_FLAGS, NULL, runfn   \
+        BK_ALL_OPS, BK_ALL_DTYPES, BC_MAX_RANK, BK_ALL_FLAGS, NULL, runfn,  \
+        BC_GRAD_OPS                                                         \
     };                                                                      \
     const bct_target *bcast_target_v1(void);                                \
     const bct_target *bcast_target_v1(void) { return &bk_descriptor; }
