@@ -62,7 +62,7 @@ static void acc(int dtype, char *dst, int64_t ds, const char *src, int64_t ss, i
  * (B26 pow at x = 0, B27 ties). */
 #define TERMS_FN(NAME, T, POW, LOG)                                                       \
     static void NAME(int op, int which, int profile, T *t, const T *g, const T *x,        \
-                     const T *y, const uint8_t *c, int64_t m)                             \
+                     const T *y, const uint8_t *c, int64_t m, int log_f32)                \
     {                                                                                     \
         int np = profile == BCT_PROFILE_NUMPY;                                            \
         for (int64_t i = 0; i < m; i++) {                                                 \
@@ -75,9 +75,11 @@ static void acc(int dtype, char *dst, int64_t ds, const char *src, int64_t ss, i
                 if (which == 0)                                                           \
                     r = np ? gi * y[i] * POW(x[i], y[i] - 1)                              \
                        : y[i] == 0 ? (T)0 : gi * (y[i] * POW(x[i], y[i] - 1));            \
-                else                                                                      \
+                else {   /* torch 1.13 takes log of an f32 base in f32 */                \
+                    T lg = log_f32 ? (T)logf((float)x[i]) : LOG(x[i]);                    \
                     r = np ? gi * POW(x[i], y[i]) * LOG(x[i])                             \
-                       : (x[i] == 0 && y[i] >= 0) ? (T)0 : gi * (POW(x[i], y[i]) * LOG(x[i])); \
+                       : (x[i] == 0 && y[i] >= 0) ? (T)0 : gi * (POW(x[i], y[i]) * lg);   \
+                }                                                                         \
                 break;                                                                    \
             case BCT_MAXIMUM: case BCT_MINIMUM: {                                         \
                 T a = which == 0 ? x[i] : y[i], b = which == 0 ? y[i] : x[i];             \
@@ -231,10 +233,11 @@ static void elementwise_grad(const bct_call *call, int nin, const plan *p, const
                 if (T == BCT_F32)
                     terms_f32(op, which, call->profile, (float *)(void *)tb, (const float *)(const void *)gb,
                               (const float *)(const void *)xp, (const float *)(const void *)yp,
-                              (const uint8_t *)cp, m);
+                              (const uint8_t *)cp, m, 0);
                 else
                     terms_f64(op, which, call->profile, tb, gb, (const double *)(const void *)xp,
-                              (const double *)(const void *)yp, (const uint8_t *)cp, m);
+                              (const double *)(const void *)yp, (const uint8_t *)cp, m,
+                              call->args[0].dtype == BCT_F32);
                 src = (const char *)tb;
                 ss = bc_dtype_size(T);
                 if (s[j].dtype != T) {   /* accumulate in the operand's dtype (B23) */
@@ -352,6 +355,20 @@ static int same_dims(int rank, const int64_t *a, const int64_t *b)
     return 1;
 }
 
+/* Sets a gradient of the result's own shape to -0 before its one term per
+ * element is added: -0 + t is t for every t, -0 included, so the gradient is
+ * the terms themselves (torch's sum_to_size returns them untouched), where a
+ * +0 start would turn a -0 term into +0. Every real sum starts from +0. */
+static void fill_negative_zero(const gsink *s)
+{
+    int64_t n = 1;
+    for (int i = 0; i < s->rank; i++) n *= s->shape[i];
+    for (int64_t i = 0; i < n; i++) {
+        if (s->dtype == BCT_F32) ((float *)(void *)s->base)[i] = -0.0f;
+        else ((double *)(void *)s->base)[i] = -0.0;
+    }
+}
+
 int bc_eval_grad(const bct_call *call, bc_error *err)
 {
     int nin = call->nargs - 1, st, ns = 0, any = 0;
@@ -382,8 +399,13 @@ int bc_eval_grad(const bct_call *call, bc_error *err)
         if (call->op == BCT_MATMUL) mm[k] = &s[ns];
         ns++;
     }
-    if (call->op == BCT_MATMUL) matmul_grad(call, &p, mm);
-    else elementwise_grad(call, nin, &p, s, ns);
+    if (call->op == BCT_MATMUL) {
+        matmul_grad(call, &p, mm);
+        return BCT_OK;
+    }
+    for (int j = 0; j < ns; j++)   /* B23: an operand that was not stretched takes its terms as they are */
+        if (s[j].rank == p.rank && same_dims(p.rank, s[j].shape, p.shape)) fill_negative_zero(&s[j]);
+    elementwise_grad(call, nin, &p, s, ns);
     return BCT_OK;
 }
 
