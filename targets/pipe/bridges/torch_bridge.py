@@ -63,7 +63,11 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
     (r"^expected scalar type \w+ but found \w+", "dtype"),
     (r"^expected (both vectors|m1 and m2) to have (the )?same dtype", "dtype"),
     (r"^where expected condition to be a boolean tensor", "dtype"),
+    # grad mode: no input requires grad (B31: no floating-point input)
+    (r"^element 0 of tensors does not require grad", "dtype"),
 ]]
+# The ops whose gradient this bridge returns (docs/semantics.md B23-B31).
+GRAD_OPS = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "matmul", "broadcast_to", "expand")
 
 
 def classify(exc, negative_target=False):
@@ -106,8 +110,47 @@ def result(t):
     return bb.reply_ok(name, tuple(t.shape), tensor_bytes(t))
 
 
+def run_grad(case):
+    """Grad mode: torch autograd itself. The floating-point inputs become
+    leaves that require grad (integer and bool inputs, and where's cond, are
+    constants: torch cannot require grad on them), the op runs, and
+    backward(the incoming gradient) fills each leaf's .grad, which is
+    returned as torch computed it."""
+    op, args = case.op, case.args
+    target = case.target or ()
+    try:
+        views = []
+        for i, a in enumerate(args[:-1]):
+            _, v = view(a)
+            if a.dtype in ("f32", "f64") and not (op == "where" and i == 0):
+                v = v.detach().clone().requires_grad_(True)
+            views.append(v)
+        _, g = view(args[-1])
+        if op in FUNC:
+            r = FUNC[op](*views)
+        elif op == "where":
+            r = torch.where(*views)
+        elif op == "broadcast_to":
+            r = torch.broadcast_to(views[0], target)
+        elif op == "expand":
+            r = views[0].expand(target)
+        else:
+            return bb.reply_error("other", "torch: no gradient of %s here" % op)
+        r.backward(g)
+        out = []
+        for k, v in enumerate(views):
+            if v.requires_grad and v.grad is not None:
+                name = TORCH_NAME.get(v.grad.dtype, str(v.grad.dtype).replace("torch.", ""))
+                out.append((k, name, tuple(v.grad.shape), tensor_bytes(v.grad)))
+        return bb.reply_grads(out)
+    except Exception as exc:  # noqa: BLE001 - every library error is an answer
+        return bb.reply_error(*classify(exc, negative_target=any(d < 0 for d in target)))
+
+
 def run(case):
     op, mode, args = case.op, case.mode, case.args
+    if mode == "grad":
+        return run_grad(case)
     target = case.target or ()
     storages, views = [], []
     try:
@@ -162,7 +205,7 @@ def main():
     torch.set_num_threads(1)
     hello = bb.Hello("torch", torch.__version__, "torch",
                      ops=list(FUNC) + ["where", "broadcast_to", "expand", "broadcast_shapes"],
-                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"))
+                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"), grad_ops=GRAD_OPS)
     bb.serve(hello, run)
 
 
