@@ -15,24 +15,27 @@
 
 /* Adds n terms (src, byte stride ss) into dst (byte stride ds), all of dtype
  * T. ds == 0 (the row runs along a stretched dim: every term goes to one
- * element): the terms are summed in eight interleaved partial sums (lane j
- * takes terms j, j+8, ...), combined as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)),
- * and that sum is added to the element. Otherwise each term is added to its
- * own element. Callers pass at most GCHUNK terms per call. */
+ * element): the terms are summed in sixteen interleaved partial sums (lane j
+ * takes terms j, j+16, ..., so four vector adds run in parallel), combined
+ * pairwise (lane j += lane j+8, then j+4, j+2, j+1), and that sum is added to
+ * the element. Otherwise each term is added to its own element. Callers pass
+ * at most GCHUNK terms per call. */
 #define ACC_FN(NAME, T)                                                                  \
     static void NAME(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n)      \
     {                                                                                    \
         const int64_t z = (int64_t)sizeof(T);                                            \
         if (ds == 0) {                                                                   \
-            T l[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, sum;                                    \
+            T l[16] = { 0 }, sum;                                                        \
             int64_t i = 0;                                                               \
             if (ss == z) {                                                               \
                 const T *s = (const T *)(const void *)src;                               \
-                for (; i + 8 <= n; i += 8)                                               \
-                    for (int j = 0; j < 8; j++) l[j] += s[i + j];                        \
+                for (; i + 16 <= n; i += 16)                                             \
+                    for (int j = 0; j < 16; j++) l[j] += s[i + j];                       \
             }                                                                            \
-            for (; i < n; i++) l[i % 8] += *(const T *)(const void *)(src + i * ss);     \
-            sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));     \
+            for (; i < n; i++) l[i % 16] += *(const T *)(const void *)(src + i * ss);    \
+            for (int w = 8; w > 0; w /= 2)   /* pairwise: lane j += lane j+w */          \
+                for (int j = 0; j < w; j++) l[j] += l[j + w];                            \
+            sum = l[0];                                                                  \
             *(T *)(void *)dst += sum;                                                    \
         } else if (ds == z && ss == z) {                                                 \
             T *d = (T *)(void *)dst;                                                     \

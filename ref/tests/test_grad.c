@@ -130,7 +130,7 @@ static void test_sum_to_shape_api(void)
     ov.a.shape = ov.shape; ov.a.strides = ov.strides;
     CHECK_EQ_I64(bc_sum_to_shape(&gv.a, &ov.a, NULL), BCT_OK);
     CHECK(out[0] == 500 && out[2] == 500);
-    {   /* a long row along a stretched last dim: eight partial sums */
+    {   /* a long row along a stretched last dim: sixteen partial sums, blocks of 256 */
         static float big[1003];
         float one[1] = { 0 };
         for (int i = 0; i < 1003; i++) big[i] = (float)(i % 7);
