@@ -147,6 +147,23 @@ static void test_sum_to_shape_api(void)
     }
 }
 
+/* B23: an operand that was not stretched takes its terms as they are (a -0
+ * stays -0, as torch's sum_to_size and JAX's _unbroadcast return them); a
+ * real sum starts from +0 (torch.sum and np.sum of [-0.0] are +0). */
+static void test_unreduced_terms_keep_their_sign(void)
+{
+    double x[2] = { 0, 1 }, y[2] = { 0, 0 }, g[2] = { -1, -1 }, z[2] = { 0, 0 }, two[1] = { 2 };
+    operand ops[3] = { mk(BCT_F64, 1, S(2), x), mk(BCT_F64, 1, S(2), y), mk(BCT_F64, 1, S(2), g) };
+    gout r = grad(BCT_MUL, BCT_PROFILE_TORCH, ops, 3);
+    CHECK(at(&r, 1, 0) == 0 && signbit(at(&r, 1, 0)));   /* g * x = -1 * 0 = -0, kept */
+    CHECK(at(&r, 0, 0) == 0 && signbit(at(&r, 0, 0)) && signbit(at(&r, 0, 1)));
+    ops[0] = mk(BCT_F64, 1, S(2), z);
+    ops[1] = mk(BCT_F64, 1, S(1), two);                  /* y stretched: -0 + -0, summed from +0 */
+    r = grad(BCT_MUL, BCT_PROFILE_NUMPY, ops, 3);
+    CHECK(at(&r, 1, 0) == 0 && !signbit(at(&r, 1, 0)));
+    CHECK(at(&r, 0, 0) == -2 && at(&r, 0, 1) == -2);
+}
+
 /* B24: an empty sum gives zeros of the operand's shape; a zero-size operand
  * gets an empty gradient; a 0-d operand's gradient is 0-d. */
 static void test_zero_size_and_0d(void)
@@ -316,6 +333,7 @@ int main(void)
 {
     RUN(test_sum_over_stretched_dims);
     RUN(test_sum_to_shape_api);
+    RUN(test_unreduced_terms_keep_their_sign);
     RUN(test_zero_size_and_0d);
     RUN(test_sub_mul_div);
     RUN(test_pow);
