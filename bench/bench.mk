@@ -17,15 +17,22 @@ $(BENCH_BIN): $(BUILD)/bench/kernel_bench.o $(REF_LIB)
 ALL_TARGETS += $(BENCH_BIN)
 -include $(BUILD)/bench/kernel_bench.d
 
+# ref's sum-to-shape (grad mode's reduction, B23) against NumPy's sum(keepdims=True)
+SUM_BENCH := $(BUILD)/sum-bench
+$(SUM_BENCH): $(BUILD)/bench/sum_bench.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+ALL_TARGETS += $(SUM_BENCH)
+-include $(BUILD)/bench/sum_bench.d
+
 # The Python checker is tested on the runner's hand-checked fixture: its last
 # line is "N passed, N failed, N skipped".
 TESTS += "$(PYTHON) bench/py_checker.py tests/runner/fixtures/basic"
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(SUM_BENCH)
 	@test -x $(BUILD)/bcast-run || echo "bench: note: $(BUILD)/bcast-run missing, runner parts will be skipped (run make first)"
 	$(PYTHON) bench/report.py --build $(BUILD) --runs $(BENCH_RUNS) --gen $(BENCH_GEN) --out reports
 
-bench-quick: $(BENCH_BIN)
+bench-quick: $(BENCH_BIN) $(SUM_BENCH)
 	$(PYTHON) bench/report.py --build $(BUILD) --runs 5 --max-k 22 --gen 0 --out reports
 
 .PHONY: bench bench-quick

@@ -11,7 +11,9 @@ Run by `make bench` after `make`. Parts:
   5. scaling (kernel half): an output-size sweep, plotted log-log;
   4. generation: one timed `make cases` (--gen 0 skips it);
   1, 5 (runner half): bcast-run against bench/py_checker.py and over case
-     subsets; each part prints "skipped: needs ..." while its pieces are missing.
+     subsets; each part prints "skipped: needs ..." while its pieces are missing;
+  6. sum-to-shape: BUILD/sum-bench (ref's bc_sum_to_shape, grad mode's reduction)
+     against bench/numpy_sum_bench.py (NumPy's sum with keepdims), time and peak RSS.
 When a kernel misses its goal (ref more than 2x NumPy), the cause is measured:
 callgrind's instruction counts, the packed-SIMD instructions in the hot loop,
 and the same kernel rebuilt at -O3.
@@ -245,6 +247,56 @@ def memory_table(base, res):
             LABELS.get(n, n), mib(i), mib(o), mib(i + o), mib(rss), mib(rss - i - o),
             "met" if rss <= i + o + GOAL_RSS_SLACK else "**missed**"))
     return out
+
+
+# ---- 6. sum-to-shape (grad mode's reduction) ----
+
+SUM_LABELS = {
+    "sum_f32_4096x4096->4096x1": "(4096,4096) → (4096,1) f32: along the last dim",
+    "sum_f32_4096x4096->1x4096": "(4096,4096) → (1,4096) f32: along the first dim",
+    "sum_f32_4096x4096->()": "(4096,4096) → () f32: everything",
+    "sum_f32_64x128x256->64x1x256": "(64,128,256) → (64,1,256) f32: the middle dim",
+    "sum_f32_64x128x256->1x128x1": "(64,128,256) → (1,128,1) f32: outer and inner dims",
+    "sum_f64_4096x4096->4096x1": "(4096,4096) → (4096,1) f64: along the last dim",
+}
+
+
+def sum_to_shape(build, runs):
+    """ref's bc_sum_to_shape (build/sum-bench) against NumPy's sum(axis, keepdims=True, out=),
+    and the peak RSS of one reduction per fresh process. Returns the section's lines."""
+    sb = os.path.join(build, "sum-bench")
+    if not os.access(sb, os.X_OK):
+        return ["skipped: needs %s (make)" % sb]
+    log("sum-to-shape: ref (%s) and NumPy" % sb)
+    ref = {r[0]: r for r in rows(run([sb, "--runs", str(runs)]), "sum")}
+    npy = {r[0]: r for r in rows(run([PYTHON, os.path.join(HERE, "numpy_sum_bench.py"), "--runs", str(runs)]),
+                                 "npsum")}
+    base = int(rows(run([sb, "--rss", "none"]), "sumrss")[0][1]) * 1024
+    L = ["| reduction | input | ref ms | NumPy `sum(keepdims=True, out=)` ms | ratio ref/NumPy | goal ≤ 2x "
+         "| peak RSS − (in + out) | goal: nothing materialised (≤ +16 MiB) |",
+         "| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
+    met = mem_met = 0
+    for name, r in ref.items():
+        ns, inb, outb = float(r[1]), int(r[2]), int(r[3])
+        np_ns = float(npy[name][1])
+        rss = int(rows(run([sb, "--rss", name]), "sumrss")[0][1]) * 1024
+        ratio = ns / np_ns
+        met += ratio <= GOAL_RATIO
+        mem_ok = rss - base <= inb + outb + GOAL_RSS_SLACK
+        mem_met += mem_ok
+        L.append("| %s | %.0f MiB | %.2f | %.2f | %.2f | %s | %.2f MiB | %s |" % (
+            SUM_LABELS.get(name, name), inb / 2**20, ns / 1e6, np_ns / 1e6, ratio,
+            "met" if ratio <= GOAL_RATIO else "**missed**", (rss - base - inb - outb) / 2**20,
+            "met" if mem_ok else "**missed**"))
+    return ["ref's `bc_sum_to_shape` (ref/grad.c; the reduction of every broadcasting gradient, B23) "
+            "sums an incoming gradient to an operand's shape by walking it once with an odometer and "
+            "adding into the operand's gradient through stride 0; NumPy does the same reductions with "
+            "`np.sum(g, axis=..., keepdims=True, out=out)`. Times are medians of %d runs; ref's include "
+            "zeroing its (small) output, which `bc_sum_to_shape` adds into. Peak RSS: one fresh "
+            "`sum-bench --rss NAME` process per reduction, less a process that allocates nothing "
+            "(%.2f MiB)." % (runs, base / 2**20), "", *L, "",
+            "Goals: time within 2x of NumPy met on %d of %d; nothing materialised at the broadcast "
+            "shape on %d of %d." % (met, len(ref), mem_met, len(ref))]
 
 
 # ---- 5. scaling, and the SVG ----
@@ -581,6 +633,7 @@ def main():
     svg_plot(os.path.join(a.out, svg_name),
              [("ref (bc_eval)", "#1f77b4", ref_pts), ("NumPy np.add(out=)", "#d62728", np_pts)],
              "Broadcast add (n,1)+(1,m) f32: time vs output size")
+    sums = sum_to_shape(a.build, a.runs)
     gen = generation_time(a.gen)  # first: it (re)writes the cases the runner parts read
     iso = [("6. What a crash costs", isolation_bench.crash_cost(a.build, a.runs)),
            ("7. What a pipe target's restart costs", isolation_bench.pipe_restart(a.build, PYTHON, a.runs)),
@@ -639,6 +692,7 @@ def main():
     L += ["## %s" % hooks[2][0], "", *hooks[2][1], ""]
     for title, body in iso:
         L += ["## %s" % title, "", *body, ""]
+    L += ["## 9. Sum-to-shape (the gradient's reduction)", "", *sums, ""]
     path = os.path.join(a.out, "bench.md")
     with open(path, "w") as f:
         f.write("\n".join(L))

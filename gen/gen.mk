@@ -12,7 +12,7 @@
 GEN_JOBS     ?= 2
 GEN_FNV      := $(BUILD)/gen/fnv1a64
 GEN_PY       := BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases.py
-GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes
+GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
 ALL_TARGETS  += $(GEN_FNV)

@@ -393,16 +393,18 @@ static int check_call(const bct_call *call, bc_error *err)
     int op = call->op, mode = call->mode, want;
     if (op < 0 || op >= BCT_OP_COUNT)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown op %d", op);
-    if (mode < BCT_MODE_VALUE || mode > BCT_MODE_OUT)
+    if (mode < BCT_MODE_VALUE || mode > BCT_MODE_GRAD)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown mode %d", mode);
     if (call->profile != BCT_PROFILE_NUMPY && call->profile != BCT_PROFILE_TORCH)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown profile %d", call->profile);
-    if (mode != BCT_MODE_VALUE && !is_binary(op))
+    if (mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & (UINT64_C(1) << op)))
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: no gradient (grad mode)", bc_op_name(op));
+    if ((mode == BCT_MODE_INPLACE || mode == BCT_MODE_OUT) && !is_binary(op))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: mode %s is not supported (value only)",
                        bc_op_name(op), mode == BCT_MODE_INPLACE ? "inplace" : "out");
     want = op == BCT_WHERE ? 3 : (op == BCT_BROADCAST_TO || op == BCT_EXPAND) ? 1
          : op == BCT_BROADCAST_SHAPES ? call->nargs : 2;
-    if (mode == BCT_MODE_OUT) want++;
+    if (mode == BCT_MODE_OUT || mode == BCT_MODE_GRAD) want++;   /* out=, or the incoming gradient */
     if (call->nargs != want || call->nargs < 0 || (call->nargs > 0 && call->args == NULL))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s takes %d arguments in this mode, got %d",
                        bc_op_name(op), want, call->nargs);
@@ -449,7 +451,9 @@ int bc_eval(const bct_call *call, bc_error *err)
     if (err == NULL) err = &local;
     bc_clear_error(err);
     st = check_call(call, err);
-    if (st == BCT_OK) {
+    if (st == BCT_OK && call->mode == BCT_MODE_GRAD) {
+        st = bc_eval_grad(call, err);
+    } else if (st == BCT_OK) {
         switch (call->op) {
         case BCT_BROADCAST_TO: case BCT_EXPAND: st = eval_view(call, err); break;
         case BCT_MATMUL: st = eval_matmul(call, err); break;

@@ -43,7 +43,7 @@ int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
 int bc_can_cast(int from, int to, int profile);
 
 /* ---- the strided iterator (iter.c) ---- */
-#define BC_ITER_MAXOP 4
+#define BC_ITER_MAXOP 8   /* grad mode walks g, cond, x, y and two gradients */
 
 /* One operand as the iterator sees it: element-size, shape and strides in
  * elements (right-aligned against the iteration shape), and a base pointer
@@ -95,6 +95,11 @@ static inline char *bc_base(const bct_array *a)
 {
     return a->data != NULL ? (char *)a->data + a->offset * bc_dtype_size(a->dtype) : NULL;
 }
+
+/* ---- the backward pass (grad.c) ---- */
+/* BCT_MODE_GRAD (B23-B31): call has been checked by check_call (the op's
+ * inputs, then the incoming gradient). */
+int bc_eval_grad(const bct_call *call, bc_error *err);
 
 /* ---- matmul (matmul.c) ---- */
 int bc_matmul_eval(const bct_array *x, const bct_array *y, int dtype,

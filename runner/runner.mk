@@ -8,7 +8,7 @@ RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c r
                   runner/options.c runner/session.c runner/output.c runner/case_features.c runner/findings.c runner/feature_stats.c \
                   runner/isolate.c runner/worker.c runner/zygote.c \
                   runner/cmd_run.c runner/cmd_show.c runner/cmd_merge.c runner/cmd_shrink.c runner/cmd_explore.c \
-                  runner/judge.c runner/report.c runner/report_text.c runner/report_json.c \
+                  runner/judge.c runner/judge_grad.c runner/report.c runner/report_text.c runner/report_json.c \
                   runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c
 RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
 RUNNER_BIN     := $(BUILD)/bcast-run
@@ -22,6 +22,15 @@ $(RUNNER_TEST): $(BUILD)/runner/tests/test_runner.o $(RUNNER_LIB_OBJ) $(REF_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
 
 $(BUILD)/runner/tests/test_runner.o: ALL_CFLAGS += -Irunner -Itests
+
+# grad mode: the reader's rules, the abs tolerance, the judge's classification of wrong gradients
+RUNNER_GRAD_TEST := $(BUILD)/test-runner-grad
+$(RUNNER_GRAD_TEST): $(BUILD)/runner/tests/test_grad_runner.o $(RUNNER_LIB_OBJ) $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
+$(BUILD)/runner/tests/test_grad_runner.o: ALL_CFLAGS += -Irunner -Itests
+ALL_TARGETS += $(RUNNER_GRAD_TEST)
+TESTS += $(RUNNER_GRAD_TEST)
+-include $(BUILD)/runner/tests/test_grad_runner.d
 
 ALL_TARGETS += $(RUNNER_BIN) $(RUNNER_TEST)
 TESTS += $(RUNNER_TEST)
