@@ -97,6 +97,11 @@ static void level1_key(const br_rec *x, char *buf, size_t cap)
     snprintf(buf, cap, "%s | expected %s", x->behaviour[0] ? x->behaviour : x->reason, exp);
 }
 
+void br_finding_signature(const br_rec *x, char *buf, size_t cap)
+{
+    level1_key(x, buf, cap);
+}
+
 /* ---- building ---- */
 
 typedef struct group {

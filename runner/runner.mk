@@ -9,7 +9,8 @@ RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c r
                   runner/isolate.c runner/worker.c runner/zygote.c \
                   runner/cmd_run.c runner/cmd_show.c runner/cmd_merge.c runner/cmd_shrink.c runner/cmd_explore.c \
                   runner/judge.c runner/report.c runner/report_text.c runner/report_json.c \
-                  runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c
+                  runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c \
+                  runner/rng.c runner/casewrite.c runner/live.c runner/spec.c runner/explore_gen.c runner/shrink.c
 RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
 RUNNER_BIN     := $(BUILD)/bcast-run
 RUNNER_TEST    := $(BUILD)/test-runner
