@@ -38,7 +38,7 @@ ERROR_CLASSES = (
 )
 SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
-    "matmul", "legacy", "promotion", "seeds", "large",
+    "matmul", "legacy", "promotion", "seeds", "large", "explored",
 )
 
 
