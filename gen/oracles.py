@@ -103,6 +103,7 @@ _RULES = [
     ("torch", None, r"^result type \w+ can't be cast to the desired output type", "dtype"),
     ("torch", None, r"^expected scalar type \w+ but found \w+", "dtype"),
     ("torch", None, r"^expected (both vectors|m1 and m2) to have (the )?same dtype", "dtype"),
+    ("torch", None, r"^dot : expected both vectors to have same dtype", "dtype"),
     ("torch", None, r"^where expected condition to be a boolean tensor", "dtype"),
     ("torch", None, r"^Integers to negative integer powers are not allowed", "other"),
 ]

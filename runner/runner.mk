@@ -24,11 +24,20 @@ $(RUNNER_TEST): $(BUILD)/runner/tests/test_runner.o $(RUNNER_LIB_OBJ) $(REF_LIB)
 
 $(BUILD)/runner/tests/test_runner.o: ALL_CFLAGS += -Irunner -Itests
 
-ALL_TARGETS += $(RUNNER_BIN) $(RUNNER_TEST)
+# explore and shrink: the PRNG, the generator, the case writer, live sets, the
+# shrinker on the broken test targets (built by `make test`).
+EXPLORE_TEST := $(BUILD)/test-explore
+$(EXPLORE_TEST): $(BUILD)/runner/tests/test_explore.o $(RUNNER_LIB_OBJ) $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
+$(BUILD)/runner/tests/test_explore.o: ALL_CFLAGS += -Irunner -Itests
+
+ALL_TARGETS += $(RUNNER_BIN) $(RUNNER_TEST) $(EXPLORE_TEST)
 TESTS += $(RUNNER_TEST)
+TESTS += $(EXPLORE_TEST)
 # One quoted word: tests/run-tests.sh runs each argument as one command.
 TESTS += "sh tests/runner/gate.sh $(BUILD)"
--include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d
+TESTS += "sh tests/runner/explore.sh $(BUILD)"
+-include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d $(BUILD)/runner/tests/test_explore.d
 
 # ref implements both profiles: the whole default suite is checked under each.
 run: $(RUNNER_BIN) $(BUILD)/targets/ref.so

@@ -351,10 +351,20 @@ static int64_t lower(int64_t e, long k)
     return v < e ? v : -1;
 }
 
-/* Lowers one whole dim of the broadcast: every member at its largest extent E gets the same lower extent. */
+/* An operand whose extent was lowered, its storage cut to what it still
+ * addresses (trim) or kept (so that a flaw reading past the view still shows). */
+static int lowered(br_spec *out, int arg, int trim)
+{
+    if (arg == TARGET || !trim || out->args[arg].dtype == BCT_NONE) return 0;
+    return make_trim(&out->args[arg]);
+}
+
+/* Lowers one whole dim of the broadcast: every member at its largest extent E
+ * gets the same lower extent; k mod 8: the extent (lower(), k mod 4), storage
+ * trimmed (first) or kept. */
 static int pass_joint(const br_spec *cur, long k, br_spec *out)
 {
-    int g = (int)(k / 4);
+    int g = (int)(k / 8), trim = k % 8 < 4;
     if (g >= ngroups(cur)) return 0;
     member m[BR_MAX_ARGS + 2];
     int n = group(cur, g, m);
@@ -368,14 +378,15 @@ static int pass_joint(const br_spec *cur, long k, br_spec *out)
         if (m[i].arg == TARGET) out->target_shape[m[i].dim] = v;
         else out->args[m[i].arg].shape[m[i].dim] = v;
     }
+    for (int i = 0; i < n; i++) if (lowered(out, m[i].arg, trim) != 0) return -1;
     return 1;
 }
 
-/* Lowers one extent of one operand (or of the target shape). */
+/* Lowers one extent of one operand (or of the target shape); k mod 8 as for pass_joint. */
 static int pass_single(const br_spec *cur, long k, br_spec *out)
 {
-    long slot = k / 4;
-    int i = 0;
+    long slot = k / 8;
+    int i = 0, trim = k % 8 < 4;
     while (i < cur->nargs && slot >= cur->args[i].rank) slot -= cur->args[i++].rank;
     int target = i == cur->nargs;
     if (target && slot >= (cur->target_rank > 0 ? cur->target_rank : 0)) return 0;
@@ -384,7 +395,7 @@ static int pass_single(const br_spec *cur, long k, br_spec *out)
     if (br_spec_copy(out, cur) != 0) return -1;
     if (target) out->target_shape[slot] = v;
     else out->args[i].shape[slot] = v;
-    return 1;
+    return lowered(out, target ? TARGET : i, trim) == 0 ? 1 : -1;
 }
 
 /* Operand k/3 made C-contiguous, packed tight, or trimmed (k mod 3). */
