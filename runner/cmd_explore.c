@@ -104,6 +104,8 @@ static void list_case(xp *x, const br_case *c, size_t pos, int kind, const br_wr
     x->stream[x->rep.n - 1] = x->round_stream[pos];
 }
 
+static void progress(xp *x, int last);
+
 static void on_done(void *ctx, size_t ci, int kind, const br_wres *res, const char *base, const br_loss *loss)
 {
     xp *x = ctx;
@@ -112,6 +114,7 @@ static void on_done(void *ctx, size_t ci, int kind, const br_wres *res, const ch
     br_rec *r = br_report_add(&x->scratch);
     br_judge(&x->scratch, r, c, x->profile, kind, res, base, loss);
     x->ran++;
+    if ((x->ran & 255) == 0) progress(x, 0);   /* a slow target's round takes long */
     if (r->outcome == BR_O_PASS || r->outcome == BR_O_SKIP) {
         if (x->round_probed[pos]) x->rep.unlisted_probed++;
         else x->rep.unlisted[r->outcome]++;

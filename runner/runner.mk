@@ -39,6 +39,13 @@ TESTS += "sh tests/runner/gate.sh $(BUILD)"
 TESTS += "sh tests/runner/explore.sh $(BUILD)"
 -include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d $(BUILD)/runner/tests/test_explore.d
 
+# Every registered target explored for a fixed seed and case budget (targets/explore-budgets.tsv):
+# reports/<name>/explore.json and explore.cases (docs/runner.md, `explore`).
+explore-reports: $(RUNNER_BIN)
+	sh runner/explore-reports.sh $(BUILD) $(PYTHON) reports
+
+.PHONY: explore-reports
+
 # ref implements both profiles: the whole default suite is checked under each.
 run: $(RUNNER_BIN) $(BUILD)/targets/ref.so
 	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile numpy cases/
