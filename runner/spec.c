@@ -130,7 +130,7 @@ int br_spec_from_case(br_spec *s, const br_case *c)
         b->offset = a->offset;
         b->storage = a->storage;
         if (a->data == NULL || br_sarg_alloc(b) != 0) return -1;
-        memcpy(b->data, a->data, br_sarg_bytes(b));
+        if (br_sarg_bytes(b)) memcpy(b->data, a->data, br_sarg_bytes(b));
     }
     return 0;
 }

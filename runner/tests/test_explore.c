@@ -262,7 +262,7 @@ static void shrink_teardown(shrink_env *e)
 static void shrink_on(const char *name, const char *id, const char *want, int64_t max_elems)
 {
     shrink_env e;
-    if (shrink_setup(&e, name, id) != 0) { CHECK(!"setup"); shrink_teardown(&e); return; }
+    if (shrink_setup(&e, name, id) != 0) { CHECK(0 && "setup failed"); shrink_teardown(&e); return; }
     br_shrink_cfg cfg = { e.iso, &e.lv, &e.info, BCT_PROFILE_NUMPY, 2, 0, 200, 30, NULL };
     char sig[512], after[512];
     int oc = -1;
@@ -292,9 +292,15 @@ static void test_shrink_ignores_zero_size_keeps_its_signature(void)
     shrink_on("ignores_zero_size", "zero-size/add/i32/(1,3)x(0,1)", "succeeds with", 1);
 }
 
-/* read_past_input reads one element past y: a memory violation that stays one. */
+/* read_past_input reads one element past y: a memory violation that stays one.
+ * (Under valgrind, which tests/hardening/valgrind.sh says with
+ * BCAST_UNDER_VALGRIND=1, guard pages do not fault: skipped there.) */
 static void test_shrink_read_past_input_keeps_its_signature(void)
 {
+    if (getenv("BCAST_UNDER_VALGRIND") != NULL) {
+        fprintf(stderr, "  skipped under valgrind: its guard pages do not fault\n");
+        return;
+    }
     shrink_on("read_past_input", "binary/add/i32/(2,1)x(3,)", "memory violation: read-past-end-input-y", 2);
 }
 
@@ -302,7 +308,7 @@ static void test_shrink_read_past_input_keeps_its_signature(void)
 static void test_live_cases_reach_running_workers(void)
 {
     shrink_env e;
-    if (shrink_setup(&e, "wrong_shape", "binary/add/i32/(2,1)x(3,)") != 0) { CHECK(!"setup"); shrink_teardown(&e); return; }
+    if (shrink_setup(&e, "wrong_shape", "binary/add/i32/(2,1)x(3,)") != 0) { CHECK(0 && "setup failed"); shrink_teardown(&e); return; }
     br_shrink_cfg cfg = { e.iso, &e.lv, &e.info, BCT_PROFILE_NUMPY, 1, 0, 10, 10, NULL };
     char sig[512];
     int oc = -1;
