@@ -171,6 +171,29 @@ static void run_elementwise(int op, int profile, int compute, int loop_out, cons
     }
 }
 
+/* The operands as promotion (B19) sees them. B7/B10: the rule reshapes or
+ * broadcasts y to x's rank before the add, so y counts as a 0-d operand only
+ * when x is 0-d too. (Promotion reads only an operand's dtype, whether it is
+ * 0-d, and a 0-d operand's value.) */
+static void promotion_view(const bct_call *call, int nin, bct_array *dt)
+{
+    for (int k = 0; k < nin; k++) dt[k] = call->args[k];
+    if ((call->op == BCT_AXIS_ADD || call->op == BCT_UNI_ADD) && dt[1].rank < dt[0].rank) {
+        dt[1].rank = dt[0].rank;
+        dt[1].shape = dt[0].shape;
+        dt[1].strides = dt[0].strides;
+    }
+}
+
+/* The bits of a wide unsigned result NumPy's value-based casting chose
+ * (BC_U16...), or 0. Every operand is non-negative then (a u8 array and a
+ * 0-d integer that fits the unsigned type), so i64 arithmetic cut to the
+ * width is that unsigned loop's result. */
+static int wide_bits(int result)
+{
+    return result == BC_U16 ? 16 : result == BC_U32 ? 32 : result == BC_U64 ? 64 : 0;
+}
+
 /* Element-wise ops (binary, where, axis_add, uni_add) in every mode. The order
  * of checks follows each library, so that a case failing two ways gets the
  * class that library reports: NumPy refuses dtypes before broadcasting;
@@ -191,18 +214,9 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
 
     for (int k = 0; k < nin; k++) {
         in[k] = call->args[k];
-        dt[k] = call->args[k];
         bc_shape_of(&call->args[k], &shapes[k]);
     }
-    /* B7/B10: the rule reshapes or broadcasts y to x's rank before the add,
-     * so y counts as a 0-d operand in promotion (B19) only when x is 0-d too.
-     * (Promotion reads only an operand's dtype, whether it is 0-d, and a 0-d
-     * operand's value.) */
-    if ((op == BCT_AXIS_ADD || op == BCT_UNI_ADD) && dt[1].rank < dt[0].rank) {
-        dt[1].rank = dt[0].rank;
-        dt[1].shape = dt[0].shape;
-        dt[1].strides = dt[0].strides;
-    }
+    promotion_view(call, nin, dt);
     if (profile == BCT_PROFILE_TORCH && (kop == BCT_SUB || kop == BCT_WHERE)) {
         st = bc_op_dtypes(kop, dt, nin, profile, &compute, &result, err);
         if (st != BCT_OK) return st;
@@ -273,13 +287,8 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
         if (st != BCT_OK) return st;
     }
     loop_out = result;
-    if (result == BC_U16 || result == BC_U32 || result == BC_U64) {
-        /* Every operand is non-negative here (a u8 array and a 0-d integer
-         * NumPy fits in an unsigned type), so i64 arithmetic, cut to the
-         * width, is the unsigned loop's result. */
-        wide = result == BC_U16 ? 16 : result == BC_U32 ? 32 : 64;
+    if ((wide = wide_bits(result)) != 0)
         compute = loop_out = BCT_I64;
-    }
     if (count_of(&res) > 0 && bc_is_int(compute)) {
         /* Per-element errors, raised before any write (B20, B22). */
         if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && profile == BCT_PROFILE_TORCH &&
