@@ -180,6 +180,33 @@ static const char *gwords(br_report *r, const jv *o, const char *k)
     return s;
 }
 
+/* One case of the JSON result (an object with a known actual_outcome o) as a record of r. */
+static br_rec *read_case(br_report *r, const jv *c, int o)
+{
+    br_rec *x = br_report_add(r);
+    x->id = gs(c, "id"); x->suite = gs(c, "suite"); x->tags = gwords(r, c, "tags"); x->rules = gwords(r, c, "rules");
+    x->op = gs(c, "op"); x->mode = gs(c, "mode"); x->dtypes = gwords(r, c, "dtypes");
+    x->shapes = gwords(r, c, "shapes"); x->strides = gwords(r, c, "strides");
+    x->outcome = o;
+    const jv *b = get(c, "expected_failure");
+    x->expected_failure = b && b->t == J_BOOL && b->num != 0;
+    b = get(c, "unexpected_pass");
+    x->unexpected_pass = b && b->t == J_BOOL && b->num != 0;
+    x->reason = gs(c, "reason"); x->known_reason = gs(c, "known_reason");
+    x->expected = gs(c, "expected"); x->actual = gs(c, "actual"); x->mismatch = gs(c, "first_mismatch");
+    x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
+    x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->behaviour = gs(c, "behaviour"); x->diff = gs(c, "diff");
+    x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
+    b = get(c, "probed");
+    x->probed = b && b->t == J_BOOL && b->num != 0;
+    x->file = gs(c, "file");
+    const jv *n = get(c, "line");
+    x->line = n && n->t == J_NUM && n->num >= 0 && n->num < 2e9 ? (int)n->num : 0;
+    n = get(c, "duration_ms");
+    x->duration_ms = n && n->t == J_NUM ? n->num : 0;
+    return x;
+}
+
 /* What the file's totals count beyond the cases it lists (explore lists only
  * failures): into r->unlisted. listed[] counts the file's own non-probed records. */
 static void read_unlisted(br_report *r, const jv *root, const size_t *listed)
@@ -286,28 +313,7 @@ int br_read_json(br_report *r, const char *path, char *err, size_t cap)
             jfree(&root);
             return -1;
         }
-        br_rec *x = br_report_add(r);
-        x->id = gs(c, "id"); x->suite = gs(c, "suite"); x->tags = gwords(r, c, "tags"); x->rules = gwords(r, c, "rules");
-        x->op = gs(c, "op"); x->mode = gs(c, "mode"); x->dtypes = gwords(r, c, "dtypes");
-        x->shapes = gwords(r, c, "shapes"); x->strides = gwords(r, c, "strides");
-        x->outcome = o;
-        const jv *b = get(c, "expected_failure");
-        x->expected_failure = b && b->t == J_BOOL && b->num != 0;
-        b = get(c, "unexpected_pass");
-        x->unexpected_pass = b && b->t == J_BOOL && b->num != 0;
-        x->reason = gs(c, "reason"); x->known_reason = gs(c, "known_reason");
-        x->expected = gs(c, "expected"); x->actual = gs(c, "actual"); x->mismatch = gs(c, "first_mismatch");
-        x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
-        x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->behaviour = gs(c, "behaviour"); x->diff = gs(c, "diff");
-        x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
-        b = get(c, "probed");
-        x->probed = b && b->t == J_BOOL && b->num != 0;
-        x->file = gs(c, "file");
-        const jv *n = get(c, "line");
-        x->line = n && n->t == J_NUM && n->num >= 0 && n->num < 2e9 ? (int)n->num : 0;
-        n = get(c, "duration_ms");
-        x->duration_ms = n && n->t == J_NUM ? n->num : 0;
-        if (!x->probed) listed[o]++;
+        if (!read_case(r, c, o)->probed) listed[o]++;
     }
     read_unlisted(r, &root, listed);
     read_hints(r, &root);
