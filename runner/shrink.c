@@ -13,6 +13,7 @@
 
 /* ---- size: the order candidates must descend in ---- */
 
+/* elems: operands' elements, doubled, an empty operand counting 3 (see measure_of) */
 typedef struct measure { int64_t elems, rank, mode, noncontig, storage, values; } measure;
 
 /* How simple a value is: 0 for +0, 1 for 1/true, 2 for small integers, 3 other finite, 4 special. */
@@ -51,8 +52,10 @@ static measure measure_of(const br_spec *s)
     measure m = { 0, s->target_rank > 0 ? s->target_rank : 0, s->mode != BCT_MODE_VALUE, 0, 0, 0 };
     for (int i = 0; i < s->nargs; i++) {
         const br_sarg *a = &s->args[i];
-        int64_t n = br_sarg_count(a);
-        m.elems = m.elems > INT64_MAX - n ? INT64_MAX : m.elems + n;
+        /* an empty operand ranks between 1 element and 2: a one-element
+         * repro reads better than an empty one, unless emptiness matters */
+        int64_t n = br_sarg_count(a), w = n == 0 ? 3 : n > INT64_MAX / 2 ? INT64_MAX : 2 * n;
+        m.elems = m.elems > INT64_MAX - w ? INT64_MAX : m.elems + w;
         m.rank += a->rank;
         if (a->dtype == BCT_NONE) continue;
         m.noncontig += layout_cost(a);
@@ -343,10 +346,10 @@ static int pass_drop_lead(const br_spec *cur, long k, br_spec *out)
     return 1;
 }
 
-/* The k-th lower extent tried for extent e (0, 1, 2, e/2, in that order), or -1 when it is not below e. */
+/* The k-th lower extent tried for extent e (1, 0, 2, e/2, in that order), or -1 when it is not below e. */
 static int64_t lower(int64_t e, long k)
 {
-    int64_t v = k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 2 : e / 2;
+    int64_t v = k == 0 ? 1 : k == 1 ? 0 : k == 2 ? 2 : e / 2;
     if (k == 3 && v <= 2) return -1;
     return v < e ? v : -1;
 }

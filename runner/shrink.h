@@ -36,7 +36,7 @@ int br_shrink_judge(const br_shrink_cfg *cfg, const br_spec *s, char *sig, size_
 /* Shrinks s in place while it keeps failing with signature `want`. Passes,
  * cheap big reductions first: drop in-place/out=; drop dims (halves first);
  * drop an operand's leading dim or a broadcast_shapes operand; lower extents
- * toward 0, 1, 2 (all operands of a dim together, then one at a time); make
+ * toward 1, 0, 2 (all operands of a dim together, then one at a time); make
  * layouts contiguous or tight; simpler values (all 0, all 1, then chunks).
  * A candidate is kept only when it fails with the same signature and is
  * strictly smaller (elements, then rank, mode, non-contiguous operands,
