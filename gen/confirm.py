@@ -115,11 +115,17 @@ def show(oc):
     return "ok %s %s [%s]" % (oc.dtype, oc.shape, vals)
 
 
+SHOWN = 10   # unpromotable / unexpressible cases listed one by one; the rest are counted
+
+
 def report(results):
-    """Prints every ref bug loudly and the other verdicts briefly. Returns the counts."""
+    """Prints every ref bug and oracle error loudly, the first SHOWN of the other
+    verdicts briefly. Returns the counts."""
     counts = {}
     for _, cid, where, text, verdict, detail in results:
         counts[verdict] = counts.get(verdict, 0) + 1
+        if verdict in ("unpromotable", "unexpressible") and counts[verdict] > SHOWN:
+            continue
         if verdict == "bug":
             print("REF BUG: %s (%s): ref disagrees with the oracles" % (cid, where))
             for profile, lib, ref, oracle in detail:
@@ -136,6 +142,9 @@ def report(results):
             print("unexpressible: %s: %s" % (cid, detail))
         elif verdict == "oracle-error":
             print("ORACLE ERROR: %s (%s): %s" % (cid, where, detail))
+    for verdict in ("unpromotable", "unexpressible"):
+        if counts.get(verdict, 0) > SHOWN:
+            print("... and %d more %s cases" % (counts[verdict] - SHOWN, verdict))
     return counts
 
 

@@ -100,8 +100,9 @@ static int np_min_scalar(const bct_array *a, int *small_unsigned)
         return BCT_BOOL;
     if (bc_is_float(a->dtype)) {
         double v = bc_load_f64(p, a->dtype);
-        /* NumPy's own comparisons: NaN and inf count as fitting float16. */
-        if (!(v <= -65000.0 || v >= 65000.0)) return BC_F16;
+        /* NumPy's own rule: NaN and +-inf fit float16 (np.min_scalar_type(-inf)
+         * is float16), finite values by their range. */
+        if (!isfinite(v) || !(v <= -65000.0 || v >= 65000.0)) return BC_F16;
         if (a->dtype == BCT_F32 || !(v <= -3.4e38 || v >= 3.4e38)) return BCT_F32;
         return BCT_F64;
     }

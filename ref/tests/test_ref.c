@@ -1095,6 +1095,21 @@ static void test_numpy_wide_unsigned_loops(void)
     CHECK_EQ_I64(r.dtype, BCT_I32);
 }
 
+/* B19: NumPy's min_scalar_type puts NaN and both infinities in float16, so a
+ * 0-d f64 -inf or inf against an f32 array promotes to f32 (NumPy 1.24:
+ * np.power(np.array(-np.inf), np.zeros((1,1), np.float32)).dtype is
+ * float32); a finite 1e300 still needs f64. */
+static void test_numpy_infinite_scalar_is_float16(void)
+{
+    double v[3] = { -INFINITY, INFINITY, 1e300 };
+    float a[1] = { 0 };
+    for (int i = 0; i < 3; i++) {
+        result r = run2(BCT_POW, BCT_PROFILE_NUMPY, mk(BCT_F64, "()", &v[i]), mk(BCT_F32, "(1,1)", a));
+        CHECK_EQ_I64(r.status, BCT_OK);
+        CHECK_EQ_I64(r.dtype, i < 2 ? BCT_F32 : BCT_F64);
+    }
+}
+
 /* B5/B6: torch.broadcast_to is expand, so -1 keeps a dim there; NumPy's
  * broadcast_to refuses negative entries. */
 static void test_torch_broadcast_to_accepts_minus_one(void)
@@ -1203,6 +1218,7 @@ int main(void)
     RUN(test_rule_ops_promote_y_at_x_rank);
     RUN(test_empty_self_never_overlaps_in_torch);
     RUN(test_numpy_wide_unsigned_loops);
+    RUN(test_numpy_infinite_scalar_is_float16);
     RUN(test_torch_broadcast_to_accepts_minus_one);
     RUN(test_bad_calls);
     return check_summary();
