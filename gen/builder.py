@@ -249,6 +249,15 @@ def _run_torch_memo(op, mode, args, attrs):
     return oc, mat
 
 
+def _unravel(k, shape):
+    """The C-order multi-index of flat index k (np.unravel_index stops at 32 dims)."""
+    idx = []
+    for d in reversed(shape):
+        idx.append(k % d)
+        k //= d
+    return tuple(reversed(idx))
+
+
 def _scalar_path(op, mode, args, outs, tags, comments):
     """torch's SIMD quirks (policy in oracles.py, above SIMD_OPS; docs/semantics.md
     B21): replaces torch's vectorized-path values by its scalar-path ones where
@@ -262,7 +271,7 @@ def _scalar_path(op, mode, args, outs, tags, comments):
         return
     if sc.dtype != tc.dtype or sc.shape != tc.shape:
         raise GenError("torch's scalar path changed the result's dtype or shape: %r vs %r" % (sc, tc))
-    diff = ["(%s)=%s" % (",".join(str(int(i)) for i in np.unravel_index(k, tc.shape)), v)
+    diff = ["(%s)=%s" % (",".join(str(i) for i in _unravel(k, tc.shape)), v)
             for k, (v, w) in enumerate(zip(tc.values, sc.values)) if v != w]
     tags.add("torch-simd")
     comments.append("torch 1.13 vectorized path gave: " + " ".join(diff))

@@ -441,5 +441,9 @@ def run_torch_scalar_path(op, mode, args, result):
                 out = torch.empty((), dtype=views[-1].dtype)
             TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views[:-1]], out=out)
         else:
-            out = TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views])
+            # into a strided out= of the result's dtype: torch copies an input of
+            # another dtype to a contiguous one of the common dtype, which would
+            # put the call back on the vectorized loop; a strided output cannot be
+            out = torch.empty((n, 2), dtype=TORCH_DTYPE[result.dtype])[:, 0]
+            TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views], out=out)
         return torch_outcome(out.reshape(shape))

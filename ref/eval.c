@@ -326,7 +326,15 @@ static int eval_view(const bct_call *call, bc_error *err)
     to.rank = call->target_rank;
     for (int i = 0; i < to.rank; i++) to.dim[i] = call->target_shape[i];
     if (call->op == BCT_BROADCAST_TO && call->profile == BCT_PROFILE_NUMPY) {
-        st = bc_broadcast_to_shape(&from, &to, err);
+        /* B15: NumPy builds the target's iterator before it compares the
+         * shapes, so a target above 32 dims fails first (a negative entry
+         * before that: bc_broadcast_to_shape) */
+        int neg = 0;
+        for (int i = 0; i < to.rank; i++) neg |= to.dim[i] < 0;
+        st = !neg && to.rank > BC_NUMPY_MAX_RANK
+           ? bc_fail(err, BCT_ERR_RANK_LIMIT, -1, -1, -1, "maximum supported dimension for an ndarray is %d, "
+                     "found %d (the broadcast_to target)", BC_NUMPY_MAX_RANK, to.rank)
+           : bc_broadcast_to_shape(&from, &to, err);
         res = to;
     } else {
         /* B6: torch.broadcast_to(x, shape) is x.expand(shape), -1 entries included. */

@@ -1110,6 +1110,42 @@ static void test_numpy_infinite_scalar_is_float16(void)
     }
 }
 
+/* B5/B15: NumPy's broadcast_to refuses a negative entry first, then a target
+ * above 32 dims, then a shape that does not broadcast (NumPy 1.24:
+ * broadcast_to(zeros((4,1,3)), (1,)*40 + (5,1,3)) says "maximum supported
+ * dimension for an ndarray is 32, found 43"). */
+static void test_numpy_broadcast_to_checks_rank_before_shapes(void)
+{
+    static uint8_t x[12];
+    int64_t to[44];
+    operand o = mk(BCT_U8, "(4,1,3)", x);
+    bct_array arg = o.a;
+    bct_call call;
+    static result r;
+    arg.shape = o.shape;
+    arg.strides = o.strides;
+    for (int i = 0; i < 40; i++) to[i] = 1;
+    to[40] = 5; to[41] = 1; to[42] = 3;
+    memset(&call, 0, sizeof call);
+    call.op = BCT_BROADCAST_TO;
+    call.nargs = 1;
+    call.args = &arg;
+    call.target_rank = 43;
+    call.target_shape = to;
+    call.alloc_output = grab;
+    call.ctx = &r;
+    call.profile = BCT_PROFILE_NUMPY;
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_RANK_LIMIT);
+    to[0] = -1;                                   /* a negative entry comes first */
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_INVALID_SHAPE);
+    to[0] = 1;
+    call.target_rank = 3;                         /* (1,1,1): 32 dims or fewer, the shapes decide */
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_NOT_BROADCASTABLE);
+    call.profile = BCT_PROFILE_TORCH;             /* torch has no such limit: the mismatch */
+    call.target_rank = 43;
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_NOT_BROADCASTABLE);
+}
+
 /* B5/B6: torch.broadcast_to is expand, so -1 keeps a dim there; NumPy's
  * broadcast_to refuses negative entries. */
 static void test_torch_broadcast_to_accepts_minus_one(void)
@@ -1219,6 +1255,7 @@ int main(void)
     RUN(test_empty_self_never_overlaps_in_torch);
     RUN(test_numpy_wide_unsigned_loops);
     RUN(test_numpy_infinite_scalar_is_float16);
+    RUN(test_numpy_broadcast_to_checks_rank_before_shapes);
     RUN(test_torch_broadcast_to_accepts_minus_one);
     RUN(test_bad_calls);
     return check_summary();
