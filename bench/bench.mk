@@ -1,7 +1,7 @@
 # bench/bench.mk - `make bench`: ref's kernels against NumPy, memory, scaling -> reports/bench.md.
 #
 #   $(BUILD)/kernel-bench    times bc_eval on the large broadcasts (bench/kernel_bench.c)
-#   make bench               runs every benchmark and writes reports/bench.md and
+#   make bench               runs every benchmark (kernels, memory, generation, runner, explore) and writes reports/bench.md and
 #                            reports/bench-scaling.svg, reports/bench-runner-scaling.svg (bench/report.py); BENCH_RUNS sets the runs,
 #                            BENCH_GEN=0 skips timing `make cases` (which rewrites cases/)
 #   make bench-quick         5 runs, a shorter sweep, no `make cases` (for development)

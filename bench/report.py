@@ -12,8 +12,12 @@ Run by `make bench` after `make`. Parts:
   4. generation: one timed `make cases` (--gen 0 skips it);
   1, 5 (runner half): bcast-run against bench/py_checker.py and over case
      subsets; each part prints "skipped: needs ..." while its pieces are missing;
-  6. sum-to-shape: BUILD/sum-bench (ref's bc_sum_to_shape, grad mode's reduction)
-     against bench/numpy_sum_bench.py (NumPy's sum with keepdims), time and peak RSS.
+  6-8. isolation: what a crash, a pipe target's restart and the input guard pages cost
+     (bench/isolation_bench.py);
+  9. sum-to-shape: BUILD/sum-bench (ref's bc_sum_to_shape, grad mode's reduction)
+     against bench/numpy_sum_bench.py (NumPy's sum with keepdims), time and peak RSS;
+  10. explore: cases/s of bcast-run explore against ref and through the NumPy
+     bridge (profiled with perf when it misses its goal).
 When a kernel misses its goal (ref more than 2x NumPy), the cause is measured:
 callgrind's instruction counts, the packed-SIMD instructions in the hot loop,
 and the same kernel rebuilt at -O3.
@@ -249,7 +253,7 @@ def memory_table(base, res):
     return out
 
 
-# ---- 6. sum-to-shape (grad mode's reduction) ----
+# ---- 9. sum-to-shape (grad mode's reduction) ----
 
 SUM_LABELS = {
     "sum_f32_4096x4096->4096x1": "(4096,4096) → (4096,1) f32: along the last dim",
@@ -482,6 +486,111 @@ def runner_throughput(build, cases, runs):
     return out
 
 
+EXPLORE_GOAL = 50000          # cases/s of explore against ref, --jobs 2, on 2 cores
+EXPLORE_CASES = 300000        # per run against ref (about 6 s at the goal)
+EXPLORE_PIPE_CASES = 5000     # per run through the NumPy bridge
+
+
+def explore_rate(cmd, runs):
+    """Median wall time of an explore command and the rate it reported itself
+    (cases/s while exploring: generation, ref, target, judging; no startup or shrinking)."""
+    walls, own = [], []
+    for i in range(runs + 1):
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        t = time.perf_counter() - t0
+        if p.returncode not in (0, 1):
+            sys.exit("bench: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+        m = re.search(r"cases in [0-9.]+ s \(([0-9]+) cases/s\)", p.stderr)
+        if i > 0:
+            walls.append(t)
+            own.append(float(m.group(1)) if m else float("nan"))
+    return statistics.median(walls), statistics.median(own)
+
+
+def explore_profile(runner, target, cases):
+    """perf's view of one explore run: the share of samples of the runner process
+    (generation, ref's expectations, judging) and of its workers (the target),
+    and each side's top functions. None without perf."""
+    if shutil.which("perf") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        p = subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, "--", runner, "explore",
+                            "--target", target, "--cases", str(cases), "--jobs", "2"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if p.returncode not in (0, 1):
+            return None
+        rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none",
+                              "--sort", "pid,sym"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    rows_ = []
+    for ln in rep.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+(\d+):\S+\s+\[[.k]\]\s+(\S+)", ln)
+        if m:
+            rows_.append((float(m.group(1)), int(m.group(2)), m.group(3)))
+    if not rows_:
+        return None
+    parent = min(pid for _, pid, _ in rows_)   # the runner starts before its fork server and workers
+    share = {"runner": 0.0, "workers": 0.0}
+    top = {"runner": {}, "workers": {}}
+    for pct, pid, sym in rows_:
+        side = "runner" if pid == parent else "workers"
+        share[side] += pct
+        top[side][sym] = top[side].get(sym, 0.0) + pct
+    out = []
+    for side in ("runner", "workers"):
+        best = sorted(top[side].items(), key=lambda kv: -kv[1])[:6]
+        out.append("- %s: %.0f%% of the samples; top functions: %s" % (
+            "the runner process (generating, ref's expectations, judging)" if side == "runner"
+            else "the workers (the target, ref.so here; guards, copies)", share[side],
+            ", ".join("%s %.1f%%" % kv for kv in best)))
+    return out
+
+
+def explore_throughput(build, runs):
+    """Part 6: cases/s of `bcast-run explore` against ref (--jobs 1 and 2) and
+    through the pipe (the NumPy bridge), everything counted: generation, ref's
+    expectation, the target through the isolation, judging."""
+    runner, target, have = runner_parts(build)
+    if not have:
+        return ["skipped: needs runner (%s and %s; run `make BUILD=%s`)" % (runner, target, build)]
+    runs = min(runs, 5)
+    log("explore throughput")
+    res = {}
+    for j in (1, 2):
+        cmd = [runner, "explore", "--target", target, "--cases", str(EXPLORE_CASES), "--jobs", str(j)]
+        res[j] = explore_rate(cmd, runs)
+    out = ["`%s explore --target %s --cases %d --jobs J` (seed 1), median of %d runs: the wall time of the "
+           "whole command and the rate explore reports itself (cases/s while exploring; startup and "
+           "shrinking excluded). Every case is generated, its expectation computed by ref in the runner, "
+           "run on the target in a worker (guard pages, input checksums, the fork server) and judged."
+           % (runner, target, EXPLORE_CASES, runs), "",
+           "| target | jobs | cases | wall s | cases/s (wall) | cases/s (explore's own) |",
+           "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for j in (1, 2):
+        out.append("| ref | %d | %d | %.2f | %.0f | %.0f |" % (j, EXPLORE_CASES, res[j][0], EXPLORE_CASES / res[j][0], res[j][1]))
+    bridge = os.path.join(ROOT, "targets", "pipe", "bridges", "numpy_bridge.py")
+    pipe = os.path.join(build, "targets", "pipe.so")
+    if os.path.exists(pipe):
+        cmd = [runner, "explore", "--target", pipe, "--target-arg", "%s %s" % (PYTHON, bridge),
+               "--cases", str(EXPLORE_PIPE_CASES), "--jobs", "2"]
+        w, r = explore_rate(cmd, min(runs, 3))
+        out.append("| NumPy bridge (pipe.so) | 2 | %d | %.2f | %.0f | %.0f |" % (EXPLORE_PIPE_CASES, w, EXPLORE_PIPE_CASES / w, r))
+    else:
+        out.append("| NumPy bridge | - | - | - | skipped: %s not built | - |" % pipe)
+    rate = res[2][1]
+    out += ["", "- goal ≥ %d cases/s against ref with --jobs 2: %.0f: %s" % (
+        EXPLORE_GOAL, rate, "met" if rate >= EXPLORE_GOAL else "**missed**")]
+    if rate < EXPLORE_GOAL:
+        prof = explore_profile(runner, target, EXPLORE_CASES // 3)
+        out += ["", "  Where the time goes (perf record -F 999, one run of %d cases):" % (EXPLORE_CASES // 3), ""]
+        out += ["  " + ln for ln in (prof or ["- perf not available: no profile"])]
+    out += ["", "Through the pipe every case is a round trip to a Python process (docs/pipe-protocol.md); "
+            "NumPy 1.24 aborts on views of more than 65 dimensions, and each abort restarts the worker "
+            "and its bridge (importing NumPy again), so generated ranks above 65 dominate that rate."]
+    return out
+
+
 def case_bytes(cases):
     return sum(os.path.getsize(f) for f in glob.glob(os.path.join(cases, "*.cases"))
                if not f.endswith("large.cases"))
@@ -640,7 +749,8 @@ def main():
            ("8. Input guard pages and the default suite against ref", isolation_bench.guard_cost(a.build, a.runs))]
     hooks = [("1. Runner throughput", runner_throughput(a.build, a.cases, a.runs)),
              ("4. Generation time", gen),
-             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs, a.out))]
+             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs, a.out)),
+             ("10. Explore throughput", explore_throughput(a.build, a.runs))]
     for title, msg in hooks:
         if msg and msg[0].startswith("skipped"):
             log("%s: %s" % (title, msg[0]))
@@ -693,6 +803,7 @@ def main():
     for title, body in iso:
         L += ["## %s" % title, "", *body, ""]
     L += ["## 9. Sum-to-shape (the gradient's reduction)", "", *sums, ""]
+    L += ["## %s" % hooks[3][0], "", *hooks[3][1], ""]
     path = os.path.join(a.out, "bench.md")
     with open(path, "w") as f:
         f.write("\n".join(L))

@@ -38,7 +38,7 @@ ERROR_CLASSES = (
 )
 SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
-    "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad",
+    "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad", "explored",
 )
 
 

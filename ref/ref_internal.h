@@ -38,6 +38,13 @@ enum { BC_U16 = 16, BC_U32, BC_U64, BC_F16 };
 int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
                  int *compute, int *result, bc_error *err);
 
+/* The same, except that a result NumPy's value-based casting makes an
+ * unsigned type wider than u8 (a u8 array with a 0-d integer above 255) is
+ * returned as BC_U16/BC_U32/BC_U64 instead of refused: an in-place or out=
+ * call computes in it and casts into its destination, as NumPy does. */
+int bc_op_dtypes_wide(int op, const bct_array *args, int nin, int profile,
+                      int *compute, int *result, bc_error *err);
+
 /* B19: may a result of dtype `from` be written into dtype `to` (in-place, out=)?
  * NumPy's same_kind rule or torch's canCast. */
 int bc_can_cast(int from, int to, int profile);

@@ -570,6 +570,7 @@ static const char *const key_names[K_N] = {
 
 static int grow_cases(br_caseset *cs)
 {
+    if (cs->live > 0) return -1;   /* the slots past n belong to live sets (live.c) */
     if (cs->n < cs->cap) return 0;
     size_t nc = cs->cap ? cs->cap * 2 : 1024;
     /* shared memory: forking a worker copies no page tables for the case set */
@@ -687,7 +688,8 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
             if (split(rest, t, 1, 0) != 1) return perr(p, "case needs one ID without spaces");
             for (const char *q = t[0]; *q; q++)
                 if ((unsigned char)*q > 0x7e) return perr(p, "case id has a non-ASCII character");
-            if (grow_cases(cs) != 0) return perr(p, "out of memory");
+            if (grow_cases(cs) != 0)
+                return perr(p, cs->live ? "cases loaded after live sets were reserved (runner bug)" : "out of memory");
             c = &cs->cases[cs->n];
             memset(c, 0, sizeof *c);
             c->id = t[0];

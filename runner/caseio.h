@@ -70,6 +70,8 @@ typedef struct br_caseset {
     br_arena data;
     char **bufs;            /* file contents; strings in cases point into them */
     size_t nbufs;
+    size_t live;            /* case slots past n reserved by live sets (live.c); no file may be
+                               loaded once there are any */
 } br_caseset;
 
 typedef struct br_err { char msg[2400]; } br_err;

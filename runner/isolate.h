@@ -93,7 +93,12 @@ const char *br_iso_mode(const br_iso *iso);
 
 /* Forks cfg->jobs workers over cs (cases must be loaded and materialized:
  * workers see them through fork). Fills info from the first worker.
- * Returns NULL with err on failure (target not loadable, init failed). */
+ * Returns NULL with err on failure (target not loadable, init failed).
+ * The workers (and the fork server, which forks replacements later) keep the
+ * case set as it was at this call: cs->cases, its pool and its data arena
+ * must not be reallocated or grown afterwards, and a case built later is
+ * invisible to them unless it lives in memory reserved before this call: a
+ * live set (live.h), which shrink and explore fill between br_iso_run calls. */
 br_iso *br_iso_start(br_caseset *cs, const br_iso_cfg *cfg, br_target_info *info, br_err *err);
 
 /* Runs the listed cases (indices into cs->cases, each with its profile) and

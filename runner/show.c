@@ -319,8 +319,13 @@ void br_show_case(const br_case *c, br_buf *o)
         } else br_buf_puts(o, "\n");
     }
     for (int i = 0; i < c->nmsg; i++) br_buf_printf(o, "  message %s\n", c->msg[i]);
-    one_liner(o, c, 0);
-    one_liner(o, c, 1);
+    br_show_one_liners(c, o);
+}
+
+void br_show_one_liners(const br_case *c, br_buf *out)
+{
+    one_liner(out, c, 0);
+    one_liner(out, c, 1);
 }
 
 void br_show_side_by_side(int dtype, const int64_t *shape, int rank, const void *expected,
