@@ -8,7 +8,7 @@ holds. A file that cannot be read is named in the report, not skipped.
 import json
 import os
 
-from markup import Code, code_block, details, heading, markdown, para
+from markup import Code, code_block, details, heading, markdown, para, table
 
 
 def expectations_header(path):
@@ -50,8 +50,8 @@ def section(doc):
 
 
 def load_explore(report_dir):
-    """reports/<name>/explore.json as a dict, or None when there is none. Its format is
-    defined by the change that writes it; today the report only says whether it exists."""
+    """reports/<name>/explore.json (bcast-run explore --format json, written by
+    `make explore-reports`) as a dict, or None when there is none."""
     path = os.path.join(report_dir, "explore.json")
     if not os.path.isfile(path):
         return None
@@ -59,13 +59,51 @@ def load_explore(report_dir):
         return json.load(fh)
 
 
+EXPLORE_SHRUNK_SHOWN = 12   # findings whose shrunk case the section prints in full
+
+
+def _explore_totals(ex):
+    """'N cases: P passed, F failed, ...' from explore.json's totals (actual outcomes)."""
+    t = ex.get("totals", {})
+    parts = ["%d passed" % t.get("passed", 0), "%d failed" % t.get("failed", 0)]
+    for key, word in (("crashed", "crashed"), ("timed_out", "timed out"), ("violations", "memory violations"),
+                      ("skipped", "skipped")):
+        if t.get(key):
+            parts.append("%d %s" % (t[key], word))
+    return "%d cases: %s" % (t.get("cases", 0), ", ".join(parts))
+
+
+def _explore_row(f, gate):
+    """A row of the explore findings table; gate maps a signature to the gate finding's id."""
+    seen = gate.get(f.get("signature", ""))
+    also = ("yes (%s)" % seen) if seen else "no: only exploration found it"
+    return [f["id"], str(f["count"]), f["name"], Code(f.get("smallest", "")), also]
+
+
 def explore_section(doc, explore):
-    """The 'Explore' section: the place where exploration results (bcast-run explore,
-    reports/<name>/explore.json) will be shown. Not implemented yet: it names the file
-    and says whether it exists."""
-    where = Code("reports/%s/explore.json" % doc["name"])
+    """The 'Explore' section: what `bcast-run explore` found on random cases judged against
+    ref (reports/<name>/explore.json), each finding with its shrunk case, and whether the
+    committed cases find the same behaviour (the same signature among the gate's findings)."""
+    where = "reports/%s/explore.json" % doc["name"]
+    head = [heading(2, "Explore", "explore")]
     if explore is None:
-        text = "No exploration results for this target (`%s`)." % where.text
-    else:
-        text = "`%s` exists; showing exploration results is not implemented yet." % where.text
-    return [heading(2, "Explore", "explore"), para(text)]
+        return head + [para("No exploration results for this target (`%s`; `make explore-reports` writes it)." % where)]
+    run = explore.get("explore", {})
+    intro = ("`bcast-run explore` ran random cases against ref's expectations under the %s profile (seed %s, shard %s, "
+             "from `%s`, written by `make explore-reports`): %s. An explored case is judged against ref, not NumPy or "
+             "torch; it becomes a regular case only once `gen/confirm.py` has confirmed it with both (docs/explore.md)."
+             % (explore.get("profile", "?"), run.get("seed", "?"), run.get("shard", "1/1"), where,
+                _explore_totals(explore)))
+    fs = [f for f in explore.get("findings", []) if f.get("kind", "failure") == "failure"]
+    if not fs:
+        return head + [para(intro), para("Exploration found no failure.")]
+    gate = {f.get("signature"): f["id"] for f in doc.get("findings", []) if f.get("signature")}
+    b = head + [para(intro),
+                table(["finding", "cases", "what the target did", "smallest explored case", "also in the committed cases?"],
+                      [_explore_row(f, gate) for f in fs], "explore")]
+    shown = [f for f in fs if f.get("shrunk")][:EXPLORE_SHRUNK_SHOWN]
+    for f in shown:
+        b.append(details("%s shrunk: the smallest case that fails the same way" % f["id"], [code_block(f["shrunk"].rstrip("\n"))]))
+    if len(shown) < len([f for f in fs if f.get("shrunk")]):
+        b.append(para("The other findings' shrunk cases are in `reports/%s/explore.cases`." % doc["name"]))
+    return b

@@ -664,6 +664,38 @@ def test_chromium_skip(tmp):
           and r.stdout.rstrip().endswith("0 passed, 0 failed, 1 skipped"), "SKIP without chromium: " + r.stdout)
 
 
+def test_explore_section(tmp):
+    """The Explore section shows explore.json's totals, every finding with its smallest case and shrunk
+    case, and says which ones the committed cases also find (same signature) and which only exploration does."""
+    raw, ex_json = os.path.join(tmp, "gate.json"), os.path.join(tmp, "explore.json")
+    so = os.path.join(TEST_SO, "wrong_shape.so")
+    check(raw_run(so, raw) == 1, "wrong_shape fails on the fixture")
+    r = subprocess.run([RUNNER, "explore", "--target", so, "--seed", "3", "--cases", "3000", "--jobs", "1",
+                        "--format", "json", "--output", ex_json], cwd=ROOT, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+    check(r.returncode == 1, "explore finds wrong_shape's flaw (exit 1)")
+    doc = runs.normalise(json.load(open(raw)), "wrong_shape", "", "", None)
+    ex = json.load(open(ex_json))
+    fs = [f for f in ex["findings"] if f["kind"] == "failure"]
+    check(fs and all(f.get("shrunk") for f in fs), "explore.json has failure findings with shrunk cases")
+    md, ht = target_report.render(doc, "make x", ex)
+    sec = md.split("## Explore")[1].split("\n## ")[0] if "## Explore" in md else ""
+    check("%d cases: %d passed, %d failed" % (ex["totals"]["cases"], ex["totals"]["passed"], ex["totals"]["failed"]) in sec,
+          "the section gives explore's totals")
+    check(all("`%s`" % f["smallest"] in sec and f["shrunk"].split("\n")[0] in sec for f in fs),
+          "every finding's smallest case and shrunk case are shown")
+    gate = {f["signature"] for f in doc["findings"]}
+    check(any(f["signature"] in gate for f in fs) and "yes (F" in sec,
+          "a finding the committed cases also find names the gate's finding")
+    odd = dict(fs[0], id="F99", signature="crashes with SIGSEGV | expected ok")
+    md2, _ = target_report.render(doc, "make x", dict(ex, findings=fs + [odd]))
+    check("only exploration found it" in md2.split("## Explore")[1].split("\n## ")[0],
+          "a finding only exploration has is said to be new")
+    md3, _ = target_report.render(doc, "make x", None)
+    check("No exploration results" in md3, "without explore.json the section says so")
+    check("F1" in ht.split("Explore")[1] if "Explore" in ht else False, "the HTML has the section too")
+
+
 def main():
     if not os.access(os.path.join(ROOT, RUNNER) if not os.path.isabs(RUNNER) else RUNNER, os.X_OK):
         print("test_report.py: %s not built (run make first)" % RUNNER)
@@ -681,7 +713,7 @@ def main():
         test_nondeterministic_outcome()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_reports_check, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_explore_section, test_reports_check, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named
