@@ -528,6 +528,7 @@ size_t br_shrink_case_bytes(const br_spec *s)
 {
     size_t total = 4096 + (size_t)(s->target_rank > 0 ? s->target_rank : 0) * 16;
     int64_t ext[BC_MAX_RANK] = { 0 }, res = 1;
+    int zero[BC_MAX_RANK] = { 0 };
     int R = max_rank_of(s);
     for (int i = 0; i < s->nargs; i++) {
         const br_sarg *a = &s->args[i];
@@ -536,13 +537,19 @@ size_t br_shrink_case_bytes(const br_spec *s)
         for (int d = 0; d < a->rank; d++) {
             int64_t *e = &ext[R - a->rank + d];
             if (a->shape[d] > *e) *e = a->shape[d];
+            zero[R - a->rank + d] |= a->shape[d] == 0;
         }
         if (a->dtype != BCT_NONE) total += (size_t)m * (size_t)bc_dtype_size(a->dtype) + 128;
     }
     for (int d = 0; d < s->target_rank; d++) {
         int64_t *e = &ext[R - s->target_rank + d];
         if (s->target_shape[d] > *e) *e = s->target_shape[d];
+        zero[R - s->target_rank + d] |= s->target_shape[d] == 0;
     }
+    /* A dim where an operand is 0 broadcasts to 0 or not at all (B3, B5): the
+     * result is empty then, however large the other dims (a stride-0 view of
+     * 2^61 rows next to an empty operand costs nothing). */
+    for (int d = 0; d < R; d++) if (zero[d]) return total + 4096;
     for (int d = 0; d < R; d++) if (br_mul_i64(res, ext[d] > 1 ? ext[d] : 1, &res) != 0) return SIZE_MAX;
     /* the result (an upper bound: the largest extent of every dim), once per profile, 8-byte elements */
     if (res > ((int64_t)1 << 40)) return SIZE_MAX;

@@ -306,6 +306,30 @@ static void test_shrink_read_past_input_keeps_its_signature(void)
 }
 
 /* A live set's cases are seen by workers started before they were built. */
+/* A huge stride-0 view next to an empty operand has an empty result (B3):
+ * the shrinker's memory bound for it is small, so such a case can be shrunk;
+ * without the empty operand the bound is the whole broadcast. */
+static void test_shrink_bound_of_an_empty_broadcast(void)
+{
+    br_spec s;
+    br_spec_init(&s);
+    CHECK(br_spec_reset(&s, BCT_ADD, BCT_MODE_VALUE, 2) == 0);
+    s.target_rank = -1;
+    const int64_t xs[3] = { 0, (int64_t)1 << 61, 1 }, ys[3] = { 1, 1, 2 };
+    for (int i = 0; i < 2; i++) {
+        br_sarg *a = &s.args[i];
+        a->dtype = BCT_I16;
+        a->rank = 3;
+        memcpy(a->shape, i ? ys : xs, sizeof xs);
+        a->storage = i ? 2 : 0;
+    }
+    CHECK(br_shrink_case_bytes(&s) < ((size_t)1 << 20));
+    s.args[0].shape[0] = 1;   /* (1, 2^61, 1) x (1,1,2): 2^62 result elements */
+    s.args[0].storage = 1;
+    CHECK(br_shrink_case_bytes(&s) == SIZE_MAX);
+    br_spec_free(&s);
+}
+
 static void test_live_cases_reach_running_workers(void)
 {
     shrink_env e;
@@ -335,5 +359,6 @@ int main(int argc, char **argv)
     RUN(test_shrink_wrong_shape_keeps_its_signature);
     RUN(test_shrink_ignores_zero_size_keeps_its_signature);
     RUN(test_shrink_read_past_input_keeps_its_signature);
+    RUN(test_shrink_bound_of_an_empty_broadcast);
     return check_summary();
 }
