@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -110,11 +111,14 @@ def run_one(args, target, out_dir, command):
         raise runs.RunError("%s: not built (run `make` first, or check the target's build messages)" % so)
     check_writable(out_dir, name)
     print("report: %s (%s)" % (name, so))
+    t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "run.json")
         status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout, probe)
         with open(raw, encoding="utf-8") as fh:
             run = json.load(fh)
+    # the gate's wall time goes to the log only: reports stay byte for byte reproducible
+    print("report: %s: gate run took %.0f s (--jobs %d)" % (name, time.monotonic() - t0, args.jobs))
     doc = runs.normalise(run, name, arg_written, expect, args.runner, notes_file)
     write_target(out_dir, doc, command)
     return status

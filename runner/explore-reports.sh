@@ -12,6 +12,7 @@
 # The budget is the target's line of targets/explore-budgets.tsv (else its `*` line): a case
 # budget, not a time budget, so that a report is the same on every run. Unbuilt targets are
 # skipped with a message; a target that cannot run (exit 2) fails the command at the end.
+# EXPLORE_TARGETS="name ..." limits the run to those registry names (e.g. after one adapter changed).
 BUILD=${1:?usage: explore-reports.sh BUILD PYTHON [OUT]}
 PYTHON=${2:?usage: explore-reports.sh BUILD PYTHON [OUT]}
 OUT=${3:-reports}
@@ -30,6 +31,9 @@ bad=""
 tab=$(printf '\t')
 while IFS="$tab" read -r name so arg exp needs tmo; do
     case "$name" in ''|'#'*) continue ;; esac
+    if [ -n "${EXPLORE_TARGETS:-}" ]; then
+        case " $EXPLORE_TARGETS " in *" $name "*) ;; *) continue ;; esac
+    fi
     if [ ! -f "$BUILD/$so" ]; then
         echo "explore-reports: $name: $BUILD/$so is not built, skipped"
         continue

@@ -180,7 +180,8 @@ fail:
     return -1;
 }
 
-/* Starts worker k and waits until its target is ready. */
+/* Starts worker k and waits until its target is ready; gives up when the
+ * init grace runs out or a stop is asked for (I->stop). */
 static int spawn(br_iso *I, int k, br_err *err)
 {
     if (fork_worker(I, k, err) != 0) return -1;
@@ -194,7 +195,11 @@ static int spawn(br_iso *I, int k, br_err *err)
             snprintf(err->msg, sizeof err->msg, "%s: the target did not finish loading/init in time", I->cfg.target);
             goto fail_kill;
         }
-        int r = poll(&pf, 1, ms);
+        int r = poll(&pf, 1, ms < 100 ? ms : 100);
+        if (I->stop != NULL && *I->stop) {
+            snprintf(err->msg, sizeof err->msg, "%s: stopped while the target was loading", I->cfg.target);
+            goto fail_kill;
+        }
         if (r < 0 && errno == EINTR) continue;
         if (r > 0) break;
     }
@@ -458,6 +463,7 @@ size_t br_iso_run(br_iso *I, const size_t *cases, const int *profiles, size_t n,
     struct pollfd *pf = calloc((size_t)I->nw + 1, sizeof *pf);
     int *map = calloc((size_t)I->nw + 1, sizeof *map);
     if (q.retry == NULL || q.rprof == NULL || pf == NULL || map == NULL) goto out;
+    I->stop = stop;
     for (;;) {
         if (stop != NULL && *stop) break;
         int nbusy = 0;
@@ -467,7 +473,11 @@ size_t br_iso_run(br_iso *I, const size_t *cases, const int *profiles, size_t n,
             if (w->pid == 0) {
                 if (!more) continue;
                 br_err e;
-                if (spawn(I, k, &e) != 0) { fprintf(stderr, "bcast-run: %s\n", e.msg); goto out; }
+                if (spawn(I, k, &e) != 0) {
+                    if (stop != NULL && *stop) break;   /* the busy workers are abandoned below */
+                    fprintf(stderr, "bcast-run: %s\n", e.msg);
+                    goto out;
+                }
             }
             if (!w->busy && more && hand_out(I, k, &q, cases, profiles, n) != 0) {
                 finished += lose_worker(I, k, BR_RUN_CRASH, reap(I, k, 1), &q, done, ctx);
@@ -485,6 +495,7 @@ size_t br_iso_run(br_iso *I, const size_t *cases, const int *profiles, size_t n,
     }
     if (stop != NULL && *stop) finished += abandon(I, done, ctx);
 out:
+    I->stop = NULL;
     free(q.retry);
     free(q.rprof);
     free(pf);

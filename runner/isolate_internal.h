@@ -69,6 +69,8 @@ struct br_iso {
                                  PROT_NONE mappings: no VMA each, so a fork stays cheap */
     zygote *zy;               /* the fork server, or NULL: workers forked by the parent */
     int zy_err_fd;            /* the fork server's own stderr (dlopen/init messages) */
+    volatile sig_atomic_t *stop;   /* br_iso_run's stop flag while it runs, else NULL: a worker
+                                      still starting (an interpreter importing) is given up on */
 };
 
 /* worker.c: the worker's life after fork. Never returns. mode: how much of

@@ -94,6 +94,38 @@ sigint_junit() { interrupt INT junit; }
 sigterm_junit() { interrupt TERM junit; }
 sigterm_tap() { interrupt TERM tap; }
 
+stop_while_a_worker_restarts() {
+    # A worker replaced mid-run waits for its target to start (a pipe bridge
+    # importing a library can take many seconds); a SIGINT then stops the run
+    # at once, not after the start-up grace. Once the run is under way the
+    # test makes every new bridge wait (until the test ends) and kills the
+    # running one, so that its worker is replaced.
+    slow=$TMP/restart.slow
+    rm -f "$slow"
+    # a uniquely named link to the bridge, so that pkill hits only this test's (Python
+    # resolves the link for its imports)
+    link=$TMP/restart_bridge_$$.py
+    ln -sf "$(pwd)/targets/pipe/bridges/numpy_bridge.py" "$link"
+    bridge="if [ -e $slow ]; then while [ -e $slow ]; do sleep 0.2; done; exit 1; fi; exec $PY $link"
+    # workers forked by the runner (no fork server), each starting its own bridge: the restart path
+    BCAST_RUN_FORK_SERVER=0 "$RUN" --target "$BUILD/targets/pipe.so" --target-arg "$bridge" --jobs 1 \
+        --timeout 30 --no-color cases/ >"$TMP/restart.out" 2>"$TMP/restart.err" &
+    pid=$!
+    i=0
+    until pgrep -f "^$PY $link" >/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 1
+    touch "$slow"
+    pkill -f "^$PY $link" 2>/dev/null   # the worker loses its bridge: a crash, then a restart that waits
+    sleep 1.5
+    t0=$(date +%s)
+    kill -INT "$pid" 2>/dev/null || fail "restart: the run ended before the SIGINT: $(tail -n 2 "$TMP/restart.err")"
+    wait "$pid"; irc=$?
+    dt=$(( $(date +%s) - t0 ))
+    rm -f "$slow" "$link"
+    [ "$irc" -eq 130 ] || fail "restart: exit $irc after SIGINT, expected 130: $(tail -n 2 "$TMP/restart.err")"
+    [ "$dt" -le 5 ] || fail "restart: the run took $dt s to stop after SIGINT (a starting worker ignored it)"
+}
+
 output_replaced_atomically() {
     # An existing report is replaced whole, never truncated in place: its
     # inode changes (written to FILE.tmp, then renamed).
@@ -129,7 +161,7 @@ if [ ! -x "$RUN" ] || [ ! -f "$REF" ] || [ ! -f "$TT/hostile_leak.so" ]; then
     echo "FAIL runtime: $RUN, $REF or $TT/hostile_leak.so missing (make test-targets)"; echo "0 passed, 1 failed"; exit 1
 fi
 for test in leak_is_contained huge_malloc_is_refused sigint_json sigterm_json sigint_junit \
-    sigterm_junit sigterm_tap output_replaced_atomically default_suite_passes_on_ref; do
+    sigterm_junit sigterm_tap stop_while_a_worker_restarts output_replaced_atomically default_suite_passes_on_ref; do
     t "$test"
 done
 finish
