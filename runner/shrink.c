@@ -532,7 +532,7 @@ size_t br_shrink_case_bytes(const br_spec *s)
     int R = max_rank_of(s);
     for (int i = 0; i < s->nargs; i++) {
         const br_sarg *a = &s->args[i];
-        int64_t n = br_sarg_count(a), m = a->storage > n ? a->storage : n;
+        int64_t m = a->storage;   /* a view's elements live in its storage: a stride-0 view of 2^60 costs one */
         total += 512 + (size_t)a->rank * 32;
         for (int d = 0; d < a->rank; d++) {
             int64_t *e = &ext[R - a->rank + d];

@@ -327,6 +327,13 @@ static void test_shrink_bound_of_an_empty_broadcast(void)
     s.args[0].shape[0] = 1;   /* (1, 2^61, 1) x (1,1,2): 2^62 result elements */
     s.args[0].storage = 1;
     CHECK(br_shrink_case_bytes(&s) == SIZE_MAX);
+    /* a stride-0 operand costs its storage, not its 2^60 elements: (0,1,1) x (1,2^30,2^30) */
+    const int64_t xe[3] = { 0, 1, 1 }, yb[3] = { 1, (int64_t)1 << 30, (int64_t)1 << 30 };
+    memcpy(s.args[0].shape, xe, sizeof xe);
+    s.args[0].storage = 0;
+    memcpy(s.args[1].shape, yb, sizeof yb);
+    s.args[1].storage = 1;
+    CHECK(br_shrink_case_bytes(&s) < ((size_t)1 << 20));
     br_spec_free(&s);
 }
 
