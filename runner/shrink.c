@@ -657,7 +657,7 @@ void br_shrink_iso_caps(const br_spec *s, br_iso_cfg *cfg)
     for (int i = 0; i < s->nargs; i++) {
         const br_sarg *a = &s->args[i];
         if (a->dtype == BCT_NONE) continue;
-        int64_t n = br_sarg_count(a), m = (a->storage > n ? a->storage : n) * bc_dtype_size(a->dtype);
+        int64_t m = a->storage * bc_dtype_size(a->dtype);   /* storage, as session.c sizes a run's arenas */
         if (m > cfg->arena_cap) cfg->arena_cap = m;
         in += m + 2 * 4096;
     }
