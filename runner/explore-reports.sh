@@ -29,7 +29,7 @@ budget() {
 [ -x "$RUN" ] || { echo "explore-reports: $RUN is not built (make first)" >&2; exit 2; }
 bad=""
 tab=$(printf '\t')
-while IFS="$tab" read -r name so arg exp needs tmo; do
+while IFS="$tab" read -r name so arg exp needs tmo _rest; do
     case "$name" in ''|'#'*) continue ;; esac
     if [ -n "${EXPLORE_TARGETS:-}" ]; then
         case " $EXPLORE_TARGETS " in *" $name "*) ;; *) continue ;; esac
