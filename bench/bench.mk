@@ -1,7 +1,7 @@
 # bench/bench.mk - `make bench`: ref's kernels against NumPy, memory, scaling -> reports/bench.md.
 #
 #   $(BUILD)/kernel-bench    times bc_eval on the large broadcasts (bench/kernel_bench.c)
-#   make bench               runs every benchmark and writes reports/bench.md and
+#   make bench               runs every benchmark (kernels, memory, generation, runner, explore) and writes reports/bench.md and
 #                            reports/bench-scaling.svg, reports/bench-runner-scaling.svg (bench/report.py); BENCH_RUNS sets the runs,
 #                            BENCH_GEN=0 skips timing `make cases` (which rewrites cases/)
 #   make bench-quick         5 runs, a shorter sweep, no `make cases` (for development)
@@ -17,15 +17,22 @@ $(BENCH_BIN): $(BUILD)/bench/kernel_bench.o $(REF_LIB)
 ALL_TARGETS += $(BENCH_BIN)
 -include $(BUILD)/bench/kernel_bench.d
 
+# ref's sum-to-shape (grad mode's reduction, B23) against NumPy's sum(keepdims=True)
+SUM_BENCH := $(BUILD)/sum-bench
+$(SUM_BENCH): $(BUILD)/bench/sum_bench.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+ALL_TARGETS += $(SUM_BENCH)
+-include $(BUILD)/bench/sum_bench.d
+
 # The Python checker is tested on the runner's hand-checked fixture: its last
 # line is "N passed, N failed, N skipped".
 TESTS += "$(PYTHON) bench/py_checker.py tests/runner/fixtures/basic"
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(SUM_BENCH)
 	@test -x $(BUILD)/bcast-run || echo "bench: note: $(BUILD)/bcast-run missing, runner parts will be skipped (run make first)"
 	$(PYTHON) bench/report.py --build $(BUILD) --runs $(BENCH_RUNS) --gen $(BENCH_GEN) --out reports
 
-bench-quick: $(BENCH_BIN)
+bench-quick: $(BENCH_BIN) $(SUM_BENCH)
 	$(PYTHON) bench/report.py --build $(BUILD) --runs 5 --max-k 22 --gen 0 --out reports
 
 .PHONY: bench bench-quick

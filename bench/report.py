@@ -11,7 +11,13 @@ Run by `make bench` after `make`. Parts:
   5. scaling (kernel half): an output-size sweep, plotted log-log;
   4. generation: one timed `make cases` (--gen 0 skips it);
   1, 5 (runner half): bcast-run against bench/py_checker.py and over case
-     subsets; each part prints "skipped: needs ..." while its pieces are missing.
+     subsets; each part prints "skipped: needs ..." while its pieces are missing;
+  6-8. isolation: what a crash, a pipe target's restart and the input guard pages cost
+     (bench/isolation_bench.py);
+  9. sum-to-shape: BUILD/sum-bench (ref's bc_sum_to_shape, grad mode's reduction)
+     against bench/numpy_sum_bench.py (NumPy's sum with keepdims), time and peak RSS;
+  10. explore: cases/s of bcast-run explore against ref and through the NumPy
+     bridge (profiled with perf when it misses its goal).
 When a kernel misses its goal (ref more than 2x NumPy), the cause is measured:
 callgrind's instruction counts, the packed-SIMD instructions in the hot loop,
 and the same kernel rebuilt at -O3.
@@ -247,6 +253,56 @@ def memory_table(base, res):
     return out
 
 
+# ---- 9. sum-to-shape (grad mode's reduction) ----
+
+SUM_LABELS = {
+    "sum_f32_4096x4096->4096x1": "(4096,4096) → (4096,1) f32: along the last dim",
+    "sum_f32_4096x4096->1x4096": "(4096,4096) → (1,4096) f32: along the first dim",
+    "sum_f32_4096x4096->()": "(4096,4096) → () f32: everything",
+    "sum_f32_64x128x256->64x1x256": "(64,128,256) → (64,1,256) f32: the middle dim",
+    "sum_f32_64x128x256->1x128x1": "(64,128,256) → (1,128,1) f32: outer and inner dims",
+    "sum_f64_4096x4096->4096x1": "(4096,4096) → (4096,1) f64: along the last dim",
+}
+
+
+def sum_to_shape(build, runs):
+    """ref's bc_sum_to_shape (build/sum-bench) against NumPy's sum(axis, keepdims=True, out=),
+    and the peak RSS of one reduction per fresh process. Returns the section's lines."""
+    sb = os.path.join(build, "sum-bench")
+    if not os.access(sb, os.X_OK):
+        return ["skipped: needs %s (make)" % sb]
+    log("sum-to-shape: ref (%s) and NumPy" % sb)
+    ref = {r[0]: r for r in rows(run([sb, "--runs", str(runs)]), "sum")}
+    npy = {r[0]: r for r in rows(run([PYTHON, os.path.join(HERE, "numpy_sum_bench.py"), "--runs", str(runs)]),
+                                 "npsum")}
+    base = int(rows(run([sb, "--rss", "none"]), "sumrss")[0][1]) * 1024
+    L = ["| reduction | input | ref ms | NumPy `sum(keepdims=True, out=)` ms | ratio ref/NumPy | goal ≤ 2x "
+         "| peak RSS − (in + out) | goal: nothing materialised (≤ +16 MiB) |",
+         "| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
+    met = mem_met = 0
+    for name, r in ref.items():
+        ns, inb, outb = float(r[1]), int(r[2]), int(r[3])
+        np_ns = float(npy[name][1])
+        rss = int(rows(run([sb, "--rss", name]), "sumrss")[0][1]) * 1024
+        ratio = ns / np_ns
+        met += ratio <= GOAL_RATIO
+        mem_ok = rss - base <= inb + outb + GOAL_RSS_SLACK
+        mem_met += mem_ok
+        L.append("| %s | %.0f MiB | %.2f | %.2f | %.2f | %s | %.2f MiB | %s |" % (
+            SUM_LABELS.get(name, name), inb / 2**20, ns / 1e6, np_ns / 1e6, ratio,
+            "met" if ratio <= GOAL_RATIO else "**missed**", (rss - base - inb - outb) / 2**20,
+            "met" if mem_ok else "**missed**"))
+    return ["ref's `bc_sum_to_shape` (ref/grad.c; the reduction of every broadcasting gradient, B23) "
+            "sums an incoming gradient to an operand's shape by walking it once with an odometer and "
+            "adding into the operand's gradient through stride 0; NumPy does the same reductions with "
+            "`np.sum(g, axis=..., keepdims=True, out=out)`. Times are medians of %d runs; ref's include "
+            "zeroing its (small) output, which `bc_sum_to_shape` adds into. Peak RSS: one fresh "
+            "`sum-bench --rss NAME` process per reduction, less a process that allocates nothing "
+            "(%.2f MiB)." % (runs, base / 2**20), "", *L, "",
+            "Goals: time within 2x of NumPy met on %d of %d; nothing materialised at the broadcast "
+            "shape on %d of %d." % (met, len(ref), mem_met, len(ref))]
+
+
 # ---- 5. scaling, and the SVG ----
 
 def loglog_slope(pts):
@@ -430,6 +486,111 @@ def runner_throughput(build, cases, runs):
     return out
 
 
+EXPLORE_GOAL = 50000          # cases/s of explore against ref, --jobs 2, on 2 cores
+EXPLORE_CASES = 300000        # per run against ref (about 6 s at the goal)
+EXPLORE_PIPE_CASES = 5000     # per run through the NumPy bridge
+
+
+def explore_rate(cmd, runs):
+    """Median wall time of an explore command and the rate it reported itself
+    (cases/s while exploring: generation, ref, target, judging; no startup or shrinking)."""
+    walls, own = [], []
+    for i in range(runs + 1):
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        t = time.perf_counter() - t0
+        if p.returncode not in (0, 1):
+            sys.exit("bench: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+        m = re.search(r"cases in [0-9.]+ s \(([0-9]+) cases/s\)", p.stderr)
+        if i > 0:
+            walls.append(t)
+            own.append(float(m.group(1)) if m else float("nan"))
+    return statistics.median(walls), statistics.median(own)
+
+
+def explore_profile(runner, target, cases):
+    """perf's view of one explore run: the share of samples of the runner process
+    (generation, ref's expectations, judging) and of its workers (the target),
+    and each side's top functions. None without perf."""
+    if shutil.which("perf") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        p = subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, "--", runner, "explore",
+                            "--target", target, "--cases", str(cases), "--jobs", "2"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if p.returncode not in (0, 1):
+            return None
+        rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none",
+                              "--sort", "pid,sym"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    rows_ = []
+    for ln in rep.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+(\d+):\S+\s+\[[.k]\]\s+(\S+)", ln)
+        if m:
+            rows_.append((float(m.group(1)), int(m.group(2)), m.group(3)))
+    if not rows_:
+        return None
+    parent = min(pid for _, pid, _ in rows_)   # the runner starts before its fork server and workers
+    share = {"runner": 0.0, "workers": 0.0}
+    top = {"runner": {}, "workers": {}}
+    for pct, pid, sym in rows_:
+        side = "runner" if pid == parent else "workers"
+        share[side] += pct
+        top[side][sym] = top[side].get(sym, 0.0) + pct
+    out = []
+    for side in ("runner", "workers"):
+        best = sorted(top[side].items(), key=lambda kv: -kv[1])[:6]
+        out.append("- %s: %.0f%% of the samples; top functions: %s" % (
+            "the runner process (generating, ref's expectations, judging)" if side == "runner"
+            else "the workers (the target, ref.so here; guards, copies)", share[side],
+            ", ".join("%s %.1f%%" % kv for kv in best)))
+    return out
+
+
+def explore_throughput(build, runs):
+    """Part 6: cases/s of `bcast-run explore` against ref (--jobs 1 and 2) and
+    through the pipe (the NumPy bridge), everything counted: generation, ref's
+    expectation, the target through the isolation, judging."""
+    runner, target, have = runner_parts(build)
+    if not have:
+        return ["skipped: needs runner (%s and %s; run `make BUILD=%s`)" % (runner, target, build)]
+    runs = min(runs, 5)
+    log("explore throughput")
+    res = {}
+    for j in (1, 2):
+        cmd = [runner, "explore", "--target", target, "--cases", str(EXPLORE_CASES), "--jobs", str(j)]
+        res[j] = explore_rate(cmd, runs)
+    out = ["`%s explore --target %s --cases %d --jobs J` (seed 1), median of %d runs: the wall time of the "
+           "whole command and the rate explore reports itself (cases/s while exploring; startup and "
+           "shrinking excluded). Every case is generated, its expectation computed by ref in the runner, "
+           "run on the target in a worker (guard pages, input checksums, the fork server) and judged."
+           % (runner, target, EXPLORE_CASES, runs), "",
+           "| target | jobs | cases | wall s | cases/s (wall) | cases/s (explore's own) |",
+           "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for j in (1, 2):
+        out.append("| ref | %d | %d | %.2f | %.0f | %.0f |" % (j, EXPLORE_CASES, res[j][0], EXPLORE_CASES / res[j][0], res[j][1]))
+    bridge = os.path.join(ROOT, "targets", "pipe", "bridges", "numpy_bridge.py")
+    pipe = os.path.join(build, "targets", "pipe.so")
+    if os.path.exists(pipe):
+        cmd = [runner, "explore", "--target", pipe, "--target-arg", "%s %s" % (PYTHON, bridge),
+               "--cases", str(EXPLORE_PIPE_CASES), "--jobs", "2"]
+        w, r = explore_rate(cmd, min(runs, 3))
+        out.append("| NumPy bridge (pipe.so) | 2 | %d | %.2f | %.0f | %.0f |" % (EXPLORE_PIPE_CASES, w, EXPLORE_PIPE_CASES / w, r))
+    else:
+        out.append("| NumPy bridge | - | - | - | skipped: %s not built | - |" % pipe)
+    rate = res[2][1]
+    out += ["", "- goal ≥ %d cases/s against ref with --jobs 2: %.0f: %s" % (
+        EXPLORE_GOAL, rate, "met" if rate >= EXPLORE_GOAL else "**missed**")]
+    if rate < EXPLORE_GOAL:
+        prof = explore_profile(runner, target, EXPLORE_CASES // 3)
+        out += ["", "  Where the time goes (perf record -F 999, one run of %d cases):" % (EXPLORE_CASES // 3), ""]
+        out += ["  " + ln for ln in (prof or ["- perf not available: no profile"])]
+    out += ["", "Through the pipe every case is a round trip to a Python process (docs/pipe-protocol.md); "
+            "NumPy 1.24 aborts on views of more than 65 dimensions, and each abort restarts the worker "
+            "and its bridge (importing NumPy again), so generated ranks above 65 dominate that rate."]
+    return out
+
+
 def case_bytes(cases):
     return sum(os.path.getsize(f) for f in glob.glob(os.path.join(cases, "*.cases"))
                if not f.endswith("large.cases"))
@@ -581,13 +742,15 @@ def main():
     svg_plot(os.path.join(a.out, svg_name),
              [("ref (bc_eval)", "#1f77b4", ref_pts), ("NumPy np.add(out=)", "#d62728", np_pts)],
              "Broadcast add (n,1)+(1,m) f32: time vs output size")
+    sums = sum_to_shape(a.build, a.runs)
     gen = generation_time(a.gen)  # first: it (re)writes the cases the runner parts read
     iso = [("6. What a crash costs", isolation_bench.crash_cost(a.build, a.runs)),
            ("7. What a pipe target's restart costs", isolation_bench.pipe_restart(a.build, PYTHON, a.runs)),
            ("8. Input guard pages and the default suite against ref", isolation_bench.guard_cost(a.build, a.runs))]
     hooks = [("1. Runner throughput", runner_throughput(a.build, a.cases, a.runs)),
              ("4. Generation time", gen),
-             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs, a.out))]
+             ("5b. Scaling, runner half", runner_scaling(a.build, a.cases, a.runs, a.out)),
+             ("10. Explore throughput", explore_throughput(a.build, a.runs))]
     for title, msg in hooks:
         if msg and msg[0].startswith("skipped"):
             log("%s: %s" % (title, msg[0]))
@@ -639,6 +802,8 @@ def main():
     L += ["## %s" % hooks[2][0], "", *hooks[2][1], ""]
     for title, body in iso:
         L += ["## %s" % title, "", *body, ""]
+    L += ["## 9. Sum-to-shape (the gradient's reduction)", "", *sums, ""]
+    L += ["## %s" % hooks[3][0], "", *hooks[3][1], ""]
     path = os.path.join(a.out, "bench.md")
     with open(path, "w") as f:
         f.write("\n".join(L))

@@ -150,6 +150,26 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
     comments = list(comments)
     tags = set(tags)
     raw = digest_over is not None
+    if oracles.numpy_would_crash(args) and ("numpy" in libs or "rule" in libs):
+        libs = tuple(l for l in libs if l not in ("numpy", "rule"))
+        tags.add("numpy-crash")
+        comments.append("NumPy 1.24 aborts building a view of more than 65 dimensions; "
+                        "only torch could run this case")
+    if "torch" in libs and oracles.torch_uses_numpy_views(mode, args):
+        libs = tuple(l for l in libs if l != "torch")
+        tags.add("numpy-crash")
+    if "torch" in libs and mode == "out" and (args[-1].strides != _contig(args[-1].shape) or args[-1].offset):
+        # run_torch hands torch a fresh contiguous out= (so that torch may resize it):
+        # a strided or overlapping out= is not what torch would be given.
+        libs = tuple(l for l in libs if l != "torch")
+        comments.append("out= is strided: gen's torch oracle passes out= as a contiguous tensor, "
+                        "so only NumPy ran")
+    if "torch" in libs and mode == "inplace" and oracles.has_internal_overlap(args[0]) \
+            and any(st < 0 for st in args[0].strides):
+        # torch has no negative strides: torch_view gives torch a contiguous copy of
+        # self, which no longer overlaps itself (B9), so torch cannot run this case.
+        libs = tuple(l for l in libs if l != "torch")
+        comments.append("self overlaps itself and has a negative stride: torch cannot hold it")
     if "torch" in libs and oracles.torch_would_crash(op, mode, args):
         libs = tuple(l for l in libs if l != "torch")
         tags.add("torch-crash")
@@ -217,9 +237,11 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
     tags |= auto_tags(op, args, list(outs.values()))
     if mode == "inplace":
         tags.add("in-place")
-    return Case(case_id, suite, op, args, tags=tags, rules=rules, mode=mode,
+    case = Case(case_id, suite, op, args, tags=tags, rules=rules, mode=mode,
                 source=names, attrs=attrs, expects=expects, messages=messages,
                 comments=comments)
+    case.oracle_outcomes = outs  # each oracle's own outcome (gen/confirm.py compares ref with them)
+    return case
 
 
 # Error classes torch decides from shapes, strides, dtypes and attributes
@@ -250,6 +272,15 @@ def _run_torch_memo(op, mode, args, attrs, raw=False):
     return oc, mat
 
 
+def _unravel(k, shape):
+    """The C-order multi-index of flat index k (np.unravel_index stops at 32 dims)."""
+    idx = []
+    for d in reversed(shape):
+        idx.append(k % d)
+        k //= d
+    return tuple(reversed(idx))
+
+
 def _scalar_path(op, mode, args, outs, tags, comments, raw=False):
     """torch's SIMD quirks (policy in oracles.py, above SIMD_OPS; docs/semantics.md
     B21): replaces torch's vectorized-path values by its scalar-path ones where
@@ -267,7 +298,7 @@ def _scalar_path(op, mode, args, outs, tags, comments, raw=False):
         return
     vals = tc.values if tc.array is None else fmt_values(tc.array.reshape(-1)[ks[:DIFF_SHOWN]], tc.dtype)
     shown = ks if tc.array is None else ks[:DIFF_SHOWN]
-    diff = ["(%s)=%s" % (",".join(str(int(i)) for i in np.unravel_index(k, tc.shape)),
+    diff = ["(%s)=%s" % (",".join(str(int(i)) for i in _unravel(int(k), tc.shape)),
                          vals[k] if tc.array is None else vals[j]) for j, k in enumerate(shown)]
     if len(shown) < len(ks):
         diff.append("... (%d elements in all)" % len(ks))

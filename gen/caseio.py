@@ -38,7 +38,7 @@ ERROR_CLASSES = (
 )
 SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
-    "matmul", "legacy", "promotion", "seeds", "sizes", "large",
+    "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad", "explored",
 )
 
 
@@ -210,7 +210,14 @@ class Case:
             if d is not None:
                 out.append(d)
         for profile, oc, compare in self.expects:
-            if oc.kind == "ok":
+            if oc.kind == "grads":   # grad mode: one line per gradient, each with its comparison
+                for g in oc.grads:
+                    out.append("expect %s grad %s %s %s %s" % (profile, g.name, g.dtype, fmt_shape(g.shape), g.compare))
+                    if g.digest is not None:
+                        out.append("digest fnv1a64 %s %d" % g.digest)
+                    else:
+                        out.append(" ".join(["values"] + list(g.values)))
+            elif oc.kind == "ok":
                 out.append("expect %s ok %s %s %s" % (profile, oc.dtype, fmt_shape(oc.shape), compare))
                 if oc.digest is not None:
                     out.append("digest fnv1a64 %s %d" % oc.digest)

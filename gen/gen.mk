@@ -5,6 +5,12 @@
 #   make cases-check       regenerate into a temp dir and diff against cases/
 #   make cases-crosscheck  run cases/ through bcast-run + ref in both profiles; list failures
 #   make cases-large       the opt-in `large` suite (gigabyte outputs and storages; see gen/suite_large.py)
+#   make confirm FILE=F    promote explored cases (bcast-run explore --emit F): NumPy and torch
+#                          re-derive their expectations, ref must agree (exit 1 and the case
+#                          when it does not: a ref bug); confirmed inputs go to
+#                          gen/explored/inputs.cases and `cases/explored.cases` is regenerated
+#   make explore-check     CI: EXPLORE_CHECK_CASES random cases of bcast-run explore's stream
+#                          (seed EXPLORE_CHECK_SEED), ref's answers checked against NumPy and torch
 #
 # Expected outputs of more than a few elements are written as FNV-1a digests,
 # hashed by the C helper $(GEN_FNV) (built by `make`).
@@ -12,7 +18,7 @@
 GEN_JOBS     ?= 2
 GEN_FNV      := $(BUILD)/gen/fnv1a64
 GEN_PY       := BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases.py
-GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes
+GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
 ALL_TARGETS  += $(GEN_FNV)
@@ -31,13 +37,14 @@ cases-check: $(GEN_FNV)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(GEN_PY) --out "$$tmp" --jobs $(GEN_JOBS) >/dev/null && \
 	bad=""; for s in $(GEN_SUITES); do \
+	  [ ! -e "$$tmp/$$s.cases" ] && [ ! -e "cases/$$s.cases" ] && continue; \
 	  cmp -s "$$tmp/$$s.cases" "cases/$$s.cases" || bad="$$bad cases/$$s.cases"; \
 	done; \
 	if [ -n "$$bad" ]; then echo "cases-check: regenerated cases differ from the committed ones:$$bad"; exit 1; fi; \
 	echo "cases-check: cases/ matches a fresh generation"
 
 cases-crosscheck:
-	$(PYTHON) gen/crosscheck.py $(CROSS_RUNNER) $(CROSS_TARGET) $(GEN_SUITES:%=cases/%.cases)
+	$(PYTHON) gen/crosscheck.py $(CROSS_RUNNER) $(CROSS_TARGET) $(wildcard $(GEN_SUITES:%=cases/%.cases))
 
 $(GEN_FNV): gen/fnv1a64.c
 	@mkdir -p $(dir $@)
@@ -46,8 +53,26 @@ $(GEN_FNV): gen/fnv1a64.c
 cases-large: $(GEN_FNV)
 	$(GEN_PY) --out cases --suite large --jobs $(GEN_JOBS)
 
+# Promotion of explored cases (docs/explore.md).
+confirm:
+	@test -n "$(FILE)" || { echo "make confirm: set FILE=... (a file written by bcast-run explore --emit)" >&2; exit 2; }
+	$(PYTHON) gen/confirm.py --jobs $(GEN_JOBS) $(FILE)
+	$(GEN_PY) --out cases --suite explored --jobs 1
+
+# CI: ref against NumPy and torch on random cases. 20000 cases take about a
+# minute on 2 cores (docs/explore.md has the measurement); the seed is fixed
+# so a failure reproduces.
+EXPLORE_CHECK_CASES ?= 20000
+EXPLORE_CHECK_SEED  ?= 1
+explore-check: $(CROSS_RUNNER) $(CROSS_TARGET)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(CROSS_RUNNER) explore --target $(CROSS_TARGET) --seed $(EXPLORE_CHECK_SEED) \
+	  --cases $(EXPLORE_CHECK_CASES) --jobs 2 --emit-all --emit "$$tmp/explored.cases" >"$$tmp/run.txt" || \
+	  { cat "$$tmp/run.txt"; echo "explore-check: bcast-run explore failed against ref"; exit 1; }; \
+	$(PYTHON) gen/confirm.py --check --jobs $(GEN_JOBS) "$$tmp/explored.cases"
+
 TESTS += "sh tests/run-pytest.sh gen/tests"
 # docs/semantics.md: every example block is executed against NumPy and torch.
 TESTS += "$(PYTHON) gen/check_semantics_examples.py"
 
-.PHONY: cases cases-check cases-crosscheck cases-large
+.PHONY: cases cases-check cases-crosscheck cases-large confirm explore-check

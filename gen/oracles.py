@@ -99,9 +99,11 @@ _RULES = [
     ("torch", None, r"^ZeroDivisionError", "division-by-zero"),
     ("torch", None, r"not implemented for '\w+'", "dtype"),
     ("torch", None, r"^Subtraction, the `-` operator, with two bool tensors is not supported", "dtype"),
+    ("torch", None, r"^Subtraction, the `-` operator, with a bool tensor is not supported", "dtype"),
     ("torch", None, r"^result type \w+ can't be cast to the desired output type", "dtype"),
     ("torch", None, r"^expected scalar type \w+ but found \w+", "dtype"),
     ("torch", None, r"^expected (both vectors|m1 and m2) to have (the )?same dtype", "dtype"),
+    ("torch", None, r"^dot : expected both vectors to have same dtype", "dtype"),
     ("torch", None, r"^where expected condition to be a boolean tensor", "dtype"),
     ("torch", None, r"^Integers to negative integer powers are not allowed", "other"),
 ]
@@ -276,6 +278,22 @@ def torch_would_crash(op, mode, args):
     return bool((np.asarray(x.storage) == lo).any() and (np.asarray(y.storage) == -1).any())
 
 
+def numpy_would_crash(args):
+    """NumPy 1.24 dies ("stack smashing detected", SIGABRT) when as_strided builds
+    a view of 66 or more dimensions (measured: 33-65 raise "number of dimensions
+    must be within [0, 32]", 66 and above abort), so an operand of that rank
+    cannot be built for NumPy (or the rule, which goes through NumPy) at all."""
+    return any(a.dtype != "-" and len(a.shape) > 65 for a in args)
+
+
+def torch_uses_numpy_views(mode, args):
+    """run_torch builds out= and negative-stride operands through np_view, so
+    NumPy's limit (32 dims; it aborts above 65) applies to them too."""
+    return any(a.dtype != "-" and len(a.shape) > 32 and
+               ((mode == "out" and i == len(args) - 1) or any(st < 0 for st in a.strides))
+               for i, a in enumerate(args))
+
+
 def run_torch(op, mode, args, attrs=(), raw=False):
     """Runs the case through torch 1.13. Returns (Outcome, materialised): raw
     keeps the result array in the Outcome; materialised says a negative-stride
@@ -350,6 +368,8 @@ def run_rule(op, args, attrs=()):
     rank(x)-rank(y)); y is reshaped with leading/trailing 1s to x's rank and
     np.add broadcasts per B2/B3. uni_add (B7): y must broadcast to x's shape
     (np.broadcast_to, so its errors are classified as broadcast_to's, B5)."""
+    if any(len(a.shape) > 32 for a in args):
+        raise GenError("%s: the rule runs through NumPy, whose arrays hold at most 32 dims" % op)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         _, x = np_view(args[0])
@@ -436,5 +456,9 @@ def run_torch_scalar_path(op, mode, args, result, raw=False):
                 out = torch.empty((), dtype=views[-1].dtype)
             TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views[:-1]], out=out)
         else:
-            out = TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views])
+            # into a strided out= of the result's dtype: torch copies an input of
+            # another dtype to a contiguous one of the common dtype, which would
+            # put the call back on the vectorized loop; a strided output cannot be
+            out = torch.empty((n, 2), dtype=TORCH_DTYPE[result.dtype])[:, 0]
+            TORCH_FUNC[op](*[_scalar_layout(v, shape, n) for v in views], out=out)
         return torch_outcome(out.reshape(shape), raw)

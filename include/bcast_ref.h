@@ -24,6 +24,13 @@
 #define BC_MAX_RANK 128
 #define BC_NUMPY_MAX_RANK 32
 
+/* The ops whose gradient ref computes (BCT_MODE_GRAD, B23-B31): the case
+ * format allows `mode grad` for exactly these. */
+#define BC_GRAD_OPS ((UINT64_C(1) << BCT_ADD) | (UINT64_C(1) << BCT_SUB) | (UINT64_C(1) << BCT_MUL) | \
+                     (UINT64_C(1) << BCT_DIV) | (UINT64_C(1) << BCT_POW) | (UINT64_C(1) << BCT_MAXIMUM) | \
+                     (UINT64_C(1) << BCT_MINIMUM) | (UINT64_C(1) << BCT_WHERE) | (UINT64_C(1) << BCT_MATMUL) | \
+                     (UINT64_C(1) << BCT_BROADCAST_TO) | (UINT64_C(1) << BCT_EXPAND))
+
 typedef struct bc_shape {
     int rank;
     int64_t dim[BC_MAX_RANK];
@@ -98,9 +105,18 @@ int bc_result_dtype(int op, const bct_array *args, int nargs, int profile,
 
 /* Runs one case: checks everything first (so a failed in-place op leaves self
  * untouched, B22), then writes the result through call->alloc_output or into
- * self. Returns BCT_OK or an error class; on error err (and call->message, if
- * given) hold the message. */
+ * self; in BCT_MODE_GRAD, one gradient per floating-point input through
+ * call->alloc_grad (B23-B31). Returns BCT_OK or an error class; on error err
+ * (and call->message, if given) hold the message. */
 int bc_eval(const bct_call *call, bc_error *err);
+
+/* B23: adds g summed to out's shape into out (the gradient of broadcasting
+ * out's shape to g's, torch's sum_to_size): out's shape must broadcast to
+ * g's by B5 (else the B5 error); the sum runs over g's leading dims that out
+ * lacks and over the dims where out has extent 1, in B23's order, without
+ * materialising anything at g's shape. out is f32 or f64 (g any dtype,
+ * converted), writable, with no overlapping elements. BCT_OK or an error class. */
+int bc_sum_to_shape(const bct_array *g, const bct_array *out, bc_error *err);
 
 /* Names, for messages and the case format: "f32", "add", "not-broadcastable".
  * The *_from_name functions return -1 for an unknown name. */

@@ -10,7 +10,10 @@
  *   - the output is obtained from call->alloc_output with the shape and dtype
  *     the target computed, so the target's own shape inference is under test;
  *   - in-place cases (BCT_MODE_INPLACE) pass self as args[0], writable, and
- *     the target writes the result into it; no output is allocated.
+ *     the target writes the result into it; no output is allocated;
+ *   - gradient cases (BCT_MODE_GRAD, ABI version 2) pass the op's inputs and
+ *     the incoming gradient; the target returns one gradient per
+ *     differentiable input through call->alloc_grad.
  * Errors come back as one of the fixed classes below plus a message.
  *
  * This header is self-contained (C99/C11, <stdint.h> and <stddef.h> only) and is
@@ -26,7 +29,10 @@
 extern "C" {   /* a C++ adapter that includes this header exports the entry point unmangled */
 #endif
 
-#define BCT_ABI_VERSION 1
+/* Version 2 added BCT_MODE_GRAD, bct_target.grad_ops and bct_call.alloc_grad,
+ * all at the end of their structs: a version-1 adapter (abi_version 1, no
+ * grad_ops) still loads and runs, and gets no gradient cases. */
+#define BCT_ABI_VERSION 2
 
 /* The largest rank the runner ever passes (an operand, a result, a target
  * shape): an adapter that sizes arrays by it never overflows them, even when
@@ -61,8 +67,11 @@ typedef enum bct_op {
 typedef enum bct_mode {
     BCT_MODE_VALUE = 0,   /* a new result, from alloc_output */
     BCT_MODE_INPLACE = 1, /* args[0] is self, writable: self op= args[1] */
-    BCT_MODE_OUT = 2      /* args[nargs-1] is out=, writable; a target that resizes
+    BCT_MODE_OUT = 2,     /* args[nargs-1] is out=, writable; a target that resizes
                              out calls alloc_output with the new shape instead */
+    BCT_MODE_GRAD = 3     /* the backward pass: args are the op's inputs, then the
+                             incoming gradient (the forward result's shape); one
+                             gradient per differentiable input, from alloc_grad */
 } bct_mode;
 
 /* Semantics profile: decides cases where NumPy and torch differ. */
@@ -114,6 +123,12 @@ typedef struct bct_call {
     void *ctx;
     char *message;            /* on error, write a NUL-terminated message here */
     size_t message_cap;
+    /* ABI 2. BCT_MODE_GRAD only: a zeroed, contiguous C-order buffer for the
+     * gradient with respect to input args[arg_index] (its dtype and shape), or
+     * NULL when the runner refuses the request. Call it at most once per input,
+     * and not for inputs that are not differentiable (integer or bool operands,
+     * where's cond). */
+    void *(*alloc_grad)(void *ctx, int arg_index, int dtype, int rank, const int64_t *shape);
 } bct_call;
 
 /* Capability flags. */
@@ -136,6 +151,11 @@ typedef struct bct_target {
     int (*init)(const char *arg);
     /* Runs one case; returns BCT_OK or an error class (and fills call->message). */
     int (*run)(const bct_call *call);
+    /* ABI 2: bit (1 << bct_op) per op whose gradient (BCT_MODE_GRAD) the target
+     * computes; 0 for none. Gradient cases of other ops are skipped. A version-1
+     * descriptor ends before this field: the runner reads it only when
+     * abi_version is 2. */
+    uint64_t grad_ops;
 } bct_target;
 
 typedef const bct_target *(*bct_entry_fn)(void);

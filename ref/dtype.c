@@ -100,8 +100,9 @@ static int np_min_scalar(const bct_array *a, int *small_unsigned)
         return BCT_BOOL;
     if (bc_is_float(a->dtype)) {
         double v = bc_load_f64(p, a->dtype);
-        /* NumPy's own comparisons: NaN and inf count as fitting float16. */
-        if (!(v <= -65000.0 || v >= 65000.0)) return BC_F16;
+        /* NumPy's own rule: NaN and +-inf fit float16 (np.min_scalar_type(-inf)
+         * is float16), finite values by their range. */
+        if (!isfinite(v) || !(v <= -65000.0 || v >= 65000.0)) return BC_F16;
         if (a->dtype == BCT_F32 || !(v <= -3.4e38 || v >= 3.4e38)) return BCT_F32;
         return BCT_F64;
     }
@@ -197,8 +198,36 @@ static int exact_abi_type(int dt)
     return (dt == BC_U16 || dt == BC_U32 || dt == BC_U64) ? BCT_I64 : dt;
 }
 
-int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
-                 int *compute, int *result, bc_error *err)
+/* NumPy 1.24 resolves bitwise ops, floor_divide, remainder and power by a
+ * linear search over their loops (b, B, h, H, i, I, q, Q...): the first type
+ * every input casts to safely, a 0-d operand by its value. It differs from
+ * np.result_type (which the other ops use) only where result_type gives a
+ * wide unsigned type: a u8 array with a non-negative 0-d integer above 255,
+ * where the search stops at the first type that holds the value:
+ * i16 (<= 32767), u16, i32, u32, i64 (B19; measured: u8 array & 300 is i16,
+ * & 40000 u16, & 70000 i32, & 3e9 u32, & 2**40 i64). */
+static int np_linear_wide(const bct_array *args, int n)
+{
+    int64_t v = 0;
+    for (int i = 0; i < n; i++) {
+        if (args[i].rank != 0 || !bc_is_int(args[i].dtype)) continue;
+        int64_t x = bc_load_i64((const char *)args[i].data + args[i].offset * bc_dtype_size(args[i].dtype),
+                                args[i].dtype);
+        if (x > v) v = x;
+    }
+    return v <= INT16_MAX ? BCT_I16 : v <= UINT16_MAX ? BC_U16 : v <= INT32_MAX ? BCT_I32
+         : v <= UINT32_MAX ? BC_U32 : BCT_I64;
+}
+
+static int is_linear_search(int op)
+{
+    return is_bitwise(op) || op == BCT_FLOOR_DIVIDE || op == BCT_REMAINDER || op == BCT_POW;
+}
+
+/* bc_op_dtypes, with allow_wide: a result NumPy's value-based casting makes
+ * an unsigned type wider than u8 (BC_U16...) is returned, not refused. */
+static int op_dtypes(int op, const bct_array *args, int nin, int profile,
+                     int *compute, int *result, bc_error *err, int allow_wide)
 {
     const char *pn = bc_profile_name(profile);
     int c, r;
@@ -221,6 +250,8 @@ int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
         n = nin - 1;
     }
     c = profile == BCT_PROFILE_NUMPY ? np_result_type(in, n) : torch_result_type(in, n);
+    if (profile == BCT_PROFILE_NUMPY && is_linear_search(op) && (c == BC_U16 || c == BC_U32 || c == BC_U64))
+        c = np_linear_wide(in, n);
     if (op == BCT_SUB && profile == BCT_PROFILE_TORCH) {
         for (int i = 0; i < n; i++)
             if (in[i].dtype == BCT_BOOL)
@@ -255,13 +286,25 @@ int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
     } else {
         r = c;
     }
-    if (r < 0 || r >= BCT_DTYPE_COUNT)
+    if ((r < 0 || r >= BCT_DTYPE_COUNT) && !(allow_wide && (r == BC_U16 || r == BC_U32 || r == BC_U64)))
         return bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
                        "%s: the result dtype (NumPy value-based casting gives an unsigned type "
                        "wider than u8) is not one of bcast's eight dtypes", bc_op_name(op));
     *compute = c;
     *result = r;
     return BCT_OK;
+}
+
+int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
+                 int *compute, int *result, bc_error *err)
+{
+    return op_dtypes(op, args, nin, profile, compute, result, err, 0);
+}
+
+int bc_op_dtypes_wide(int op, const bct_array *args, int nin, int profile,
+                      int *compute, int *result, bc_error *err)
+{
+    return op_dtypes(op, args, nin, profile, compute, result, err, 1);
 }
 
 int bc_result_dtype(int op, const bct_array *args, int nargs, int profile, int *dtype, bc_error *err)

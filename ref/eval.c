@@ -40,9 +40,14 @@ static int same_shape(const bc_shape *a, const bc_shape *b)
     return 1;
 }
 
-/* B9: the written operand must not reach one element through two indices. */
+/* B9: the written operand must not reach one element through two indices.
+ * torch counts an empty tensor as contiguous, so it never overlaps there
+ * (NumPy refuses the read-only broadcast view whatever its size). */
 static int check_overlap(const bct_array *w, int which, int profile, bc_error *err)
 {
+    for (int i = 0; i < w->rank && profile == BCT_PROFILE_TORCH; i++)
+        if (w->shape[i] == 0)
+            return BCT_OK;
     for (int i = 0; i < w->rank; i++)
         if (w->shape[i] > 1 && w->strides[i] == 0)
             return bc_fail(err, BCT_ERR_OVERLAP, which, -1, i, profile == BCT_PROFILE_NUMPY
@@ -123,9 +128,11 @@ static int any_element(const bct_array *a, int as, int want_negative)
 
 /* The element-wise pass: an odometer over the output's outer dims and one
  * typed loop call per row (per CHUNK when an operand must be cast first).
- * in[] are views already aligned/strided for the output shape. */
+ * in[] are views already aligned/strided for the output shape. wide: the
+ * bits of a wide unsigned result (BC_U16...) computed in i64, 0 for none:
+ * each result is then cut to that width and cast, unsigned, into d. */
 static void run_elementwise(int op, int profile, int compute, int loop_out, const dest *d,
-                            const bct_array *in, int nin)
+                            const bct_array *in, int nin, int wide)
 {
     bc_operand ops[BC_ITER_MAXOP];
     bc_iter it;
@@ -159,7 +166,7 @@ static void run_elementwise(int op, int profile, int compute, int loop_out, cons
                     ps[k] = bc_dtype_size(want);
                 }
             }
-            if (d->dtype == loop_out) {
+            if (d->dtype == loop_out && !wide) {
                 if (op == BCT_WHERE)
                     bc_where_loop(o, p[0], p[1], p[2], m, it.inner[0], ps[0], ps[1], ps[2], csz);
                 else
@@ -169,10 +176,35 @@ static void run_elementwise(int op, int profile, int compute, int loop_out, cons
                     bc_where_loop((char *)obuf, p[0], p[1], p[2], m, osz, ps[0], ps[1], ps[2], csz);
                 else
                     loop((char *)obuf, p[0], p[1], m, osz, ps[0], ps[1]);
-                bc_cast(o, d->dtype, it.inner[0], (const char *)obuf, loop_out, osz, m);
+                for (int64_t i = 0; wide && wide < 64 && i < m; i++)
+                    obuf[i] &= ((uint64_t)1 << wide) - 1;
+                bc_cast(o, d->dtype, it.inner[0], (const char *)obuf, wide ? BC_U64 : loop_out, osz, m);
             }
         }
     }
+}
+
+/* The operands as promotion (B19) sees them. B7/B10: the rule reshapes or
+ * broadcasts y to x's rank before the add, so y counts as a 0-d operand only
+ * when x is 0-d too. (Promotion reads only an operand's dtype, whether it is
+ * 0-d, and a 0-d operand's value.) */
+static void promotion_view(const bct_call *call, int nin, bct_array *dt)
+{
+    for (int k = 0; k < nin; k++) dt[k] = call->args[k];
+    if ((call->op == BCT_AXIS_ADD || call->op == BCT_UNI_ADD) && dt[1].rank < dt[0].rank) {
+        dt[1].rank = dt[0].rank;
+        dt[1].shape = dt[0].shape;
+        dt[1].strides = dt[0].strides;
+    }
+}
+
+/* The bits of a wide unsigned result NumPy's value-based casting chose
+ * (BC_U16...), or 0. Every operand is non-negative then (a u8 array and a
+ * 0-d integer that fits the unsigned type), so i64 arithmetic cut to the
+ * width is that unsigned loop's result. */
+static int wide_bits(int result)
+{
+    return result == BC_U16 ? 16 : result == BC_U32 ? 32 : result == BC_U64 ? 64 : 0;
 }
 
 /* Element-wise ops (binary, where, axis_add, uni_add) in every mode. The order
@@ -187,8 +219,8 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
     const bct_array *w = mode == BCT_MODE_INPLACE ? &call->args[0]
                        : mode == BCT_MODE_OUT ? &call->args[call->nargs - 1] : NULL;
     int kop = (op == BCT_AXIS_ADD || op == BCT_UNI_ADD) ? BCT_ADD : op;
-    int compute = 0, result = 0, loop_out, st, resize = 0;
-    bct_array in[3];
+    int compute = 0, result = 0, loop_out, st, resize = 0, wide = 0;
+    bct_array in[3], dt[3];
     int64_t ysh[BC_MAX_RANK], yst[BC_MAX_RANK];
     bc_shape shapes[4], res;
     dest d;
@@ -197,15 +229,17 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
         in[k] = call->args[k];
         bc_shape_of(&call->args[k], &shapes[k]);
     }
+    promotion_view(call, nin, dt);
     if (profile == BCT_PROFILE_TORCH && (kop == BCT_SUB || kop == BCT_WHERE)) {
-        st = bc_op_dtypes(kop, call->args, nin, profile, &compute, &result, err);
+        st = bc_op_dtypes(kop, dt, nin, profile, &compute, &result, err);
         if (st != BCT_OK) return st;
     }
     if (w != NULL && (st = check_overlap(w, mode == BCT_MODE_INPLACE ? 0 : call->nargs - 1,
                                          profile, err)) != BCT_OK)
         return st;
     if (profile == BCT_PROFILE_NUMPY) {
-        st = bc_op_dtypes(kop, call->args, nin, profile, &compute, &result, err);
+        /* B19: in-place and out= may hold a wide unsigned result by casting it */
+        st = (w != NULL ? bc_op_dtypes_wide : bc_op_dtypes)(kop, dt, nin, profile, &compute, &result, err);
         if (st == BCT_OK && w != NULL && !bc_can_cast(result, w->dtype, profile))
             st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
                          "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
@@ -258,7 +292,7 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
     if ((st = bc_check_shape(&res, profile, -1, err)) != BCT_OK) return st;
 
     if (profile == BCT_PROFILE_TORCH) {
-        st = bc_op_dtypes(kop, call->args, nin, profile, &compute, &result, err);
+        st = bc_op_dtypes(kop, dt, nin, profile, &compute, &result, err);
         if (st == BCT_OK && w != NULL && !bc_can_cast(result, w->dtype, profile))
             st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
                          "result type %s can't be cast to the desired output type %s",
@@ -266,6 +300,8 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
         if (st != BCT_OK) return st;
     }
     loop_out = result;
+    if ((wide = wide_bits(result)) != 0)
+        compute = loop_out = BCT_I64;
     if (count_of(&res) > 0 && bc_is_int(compute)) {
         /* Per-element errors, raised before any write (B20, B22). */
         if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && profile == BCT_PROFILE_TORCH &&
@@ -284,7 +320,7 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
     } else {
         dest_of(w, &d);
     }
-    run_elementwise(kop, profile, compute, loop_out, &d, in, nin);
+    run_elementwise(kop, profile, compute, loop_out, &d, in, nin, wide);
     return BCT_OK;
 }
 
@@ -303,7 +339,15 @@ static int eval_view(const bct_call *call, bc_error *err)
     to.rank = call->target_rank;
     for (int i = 0; i < to.rank; i++) to.dim[i] = call->target_shape[i];
     if (call->op == BCT_BROADCAST_TO && call->profile == BCT_PROFILE_NUMPY) {
-        st = bc_broadcast_to_shape(&from, &to, err);
+        /* B15: NumPy builds the target's iterator before it compares the
+         * shapes, so a target above 32 dims fails first (a negative entry
+         * before that: bc_broadcast_to_shape) */
+        int neg = 0;
+        for (int i = 0; i < to.rank; i++) neg |= to.dim[i] < 0;
+        st = !neg && to.rank > BC_NUMPY_MAX_RANK
+           ? bc_fail(err, BCT_ERR_RANK_LIMIT, -1, -1, -1, "maximum supported dimension for an ndarray is %d, "
+                     "found %d (the broadcast_to target)", BC_NUMPY_MAX_RANK, to.rank)
+           : bc_broadcast_to_shape(&from, &to, err);
         res = to;
     } else {
         /* B6: torch.broadcast_to(x, shape) is x.expand(shape), -1 entries included. */
@@ -353,8 +397,14 @@ static int eval_matmul(const bct_call *call, bc_error *err)
         (call->args[0].dtype != call->args[1].dtype || call->args[0].dtype == BCT_BOOL) &&
         (count_of(&res) == 0 || a.dim[a.rank - 1] == 0)) {
         /* torch refuses bool and mixed dtypes only in its kernel, which an
-         * empty product never runs (mm/mv then keep one operand's dtype). */
-        result = b.rank == 1 ? call->args[1].dtype : call->args[0].dtype;
+         * empty product never runs; the result then has the dtype of the
+         * operand torch 1.13's matmul hands to mm/mv/bmm as self: mv keeps
+         * the vector's (y 1-D), a 1-D x goes through mm or mv as itself; a
+         * y of 3+ dims makes matmul fold y transposed (x 2-D) or run bmm
+         * (x 3+-D), both of which keep y's; otherwise mm keeps x's
+         * (measured: x i8, y i32, every rank pair 1-4, each core dim 0). */
+        int ry = b.rank, rx = a.rank;
+        result = rx == 1 ? call->args[0].dtype : (ry == 1 || ry >= 3) ? call->args[1].dtype : call->args[0].dtype;
     } else if (st == BCT_OK) {
         st = bc_op_dtypes(BCT_MATMUL, call->args, 2, call->profile, &compute, &result, err);
     }
@@ -393,16 +443,18 @@ static int check_call(const bct_call *call, bc_error *err)
     int op = call->op, mode = call->mode, want;
     if (op < 0 || op >= BCT_OP_COUNT)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown op %d", op);
-    if (mode < BCT_MODE_VALUE || mode > BCT_MODE_OUT)
+    if (mode < BCT_MODE_VALUE || mode > BCT_MODE_GRAD)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown mode %d", mode);
     if (call->profile != BCT_PROFILE_NUMPY && call->profile != BCT_PROFILE_TORCH)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown profile %d", call->profile);
-    if (mode != BCT_MODE_VALUE && !is_binary(op))
+    if (mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & (UINT64_C(1) << op)))
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: no gradient (grad mode)", bc_op_name(op));
+    if ((mode == BCT_MODE_INPLACE || mode == BCT_MODE_OUT) && !is_binary(op))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: mode %s is not supported (value only)",
                        bc_op_name(op), mode == BCT_MODE_INPLACE ? "inplace" : "out");
     want = op == BCT_WHERE ? 3 : (op == BCT_BROADCAST_TO || op == BCT_EXPAND) ? 1
          : op == BCT_BROADCAST_SHAPES ? call->nargs : 2;
-    if (mode == BCT_MODE_OUT) want++;
+    if (mode == BCT_MODE_OUT || mode == BCT_MODE_GRAD) want++;   /* out=, or the incoming gradient */
     if (call->nargs != want || call->nargs < 0 || (call->nargs > 0 && call->args == NULL))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s takes %d arguments in this mode, got %d",
                        bc_op_name(op), want, call->nargs);
@@ -449,7 +501,9 @@ int bc_eval(const bct_call *call, bc_error *err)
     if (err == NULL) err = &local;
     bc_clear_error(err);
     st = check_call(call, err);
-    if (st == BCT_OK) {
+    if (st == BCT_OK && call->mode == BCT_MODE_GRAD) {
+        st = bc_eval_grad(call, err);
+    } else if (st == BCT_OK) {
         switch (call->op) {
         case BCT_BROADCAST_TO: case BCT_EXPAND: st = eval_view(call, err); break;
         case BCT_MATMUL: st = eval_matmul(call, err); break;

@@ -273,6 +273,7 @@ int64_t bc_load_i64(const char *p, int dt)
     case BCT_I16: return *(const int16_t *)(const void *)p;
     case BCT_I32: return *(const int32_t *)(const void *)p;
     case BCT_I64: return *(const int64_t *)(const void *)p;
+    case BC_U64: { int64_t v; memcpy(&v, p, 8); return v; }   /* the bits; bc_load_f64 reads it unsigned */
     default: {
         double v = bc_load_f64(p, dt);
         /* Guarded: out-of-range and NaN give INT64_MIN, as x86 does. */
@@ -285,6 +286,7 @@ double bc_load_f64(const char *p, int dt)
 {
     if (dt == BCT_F32) return *(const float *)(const void *)p;
     if (dt == BCT_F64) return *(const double *)(const void *)p;
+    if (dt == BC_U64) { uint64_t u; memcpy(&u, p, 8); return (double)u; }
     return (double)bc_load_i64(p, dt);
 }
 
@@ -311,6 +313,10 @@ void bc_cast(char *dst, int dt, int64_t ds, const char *src, int st, int64_t ss,
             if (st == BCT_F32 || st == BCT_F64) {
                 double v = bc_load_f64(s, st);
                 if (dt == BCT_F32) *(float *)d = to_f32(v); else *(double *)d = v;
+            } else if (st == BC_U64) {
+                uint64_t v;
+                memcpy(&v, s, 8);
+                if (dt == BCT_F32) *(float *)d = (float)v; else *(double *)d = (double)v;
             } else {
                 int64_t v = bc_load_i64(s, st);
                 if (dt == BCT_F32) *(float *)d = (float)v; else *(double *)d = (double)v;

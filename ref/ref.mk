@@ -27,6 +27,15 @@ $(REF_TEST): $(BUILD)/ref/tests/test_ref.o $(REF_LIB)
 
 $(BUILD)/ref/tests/test_ref.o: ALL_CFLAGS += -Iref -Itests
 
+# The backward pass (grad mode, B23-B31) has its own test binary.
+REF_GRAD_TEST := $(BUILD)/test-ref-grad
+$(REF_GRAD_TEST): $(BUILD)/ref/tests/test_grad.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+$(BUILD)/ref/tests/test_grad.o: ALL_CFLAGS += -Itests
+ALL_TARGETS += $(REF_GRAD_TEST)
+TESTS += $(REF_GRAD_TEST)
+-include $(BUILD)/ref/tests/test_grad.d
+
 # ops.c's typed row loops are the hot path. At -O2 gcc 12 vectorizes none of
 # them: its very-cheap cost model refuses the runtime alias check a row needs
 # (out may be an input: in-place), so in-place add f32 ran ~2x NumPy. -O3 (a
@@ -34,6 +43,8 @@ $(BUILD)/ref/tests/test_ref.o: ALL_CFLAGS += -Iref -Itests
 # contiguous loop for aliasing. Set REF_OPS_OPT= to build ops.c like the rest.
 REF_OPS_OPT ?= -O3
 $(BUILD)/ref/ops.o: ALL_CFLAGS += $(REF_OPS_OPT)
+# grad.c's row sums (B23) likewise: -O3 vectorizes the eight partial sums.
+$(BUILD)/ref/grad.o: ALL_CFLAGS += $(REF_OPS_OPT)
 
 ALL_TARGETS += $(REF_LIB) $(REF_HDRS) $(BCAST_SHAPE) $(REF_TEST)
 TESTS += $(REF_TEST)

@@ -38,12 +38,19 @@ enum { BC_U16 = 16, BC_U32, BC_U64, BC_F16 };
 int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
                  int *compute, int *result, bc_error *err);
 
+/* The same, except that a result NumPy's value-based casting makes an
+ * unsigned type wider than u8 (a u8 array with a 0-d integer above 255) is
+ * returned as BC_U16/BC_U32/BC_U64 instead of refused: an in-place or out=
+ * call computes in it and casts into its destination, as NumPy does. */
+int bc_op_dtypes_wide(int op, const bct_array *args, int nin, int profile,
+                      int *compute, int *result, bc_error *err);
+
 /* B19: may a result of dtype `from` be written into dtype `to` (in-place, out=)?
  * NumPy's same_kind rule or torch's canCast. */
 int bc_can_cast(int from, int to, int profile);
 
 /* ---- the strided iterator (iter.c) ---- */
-#define BC_ITER_MAXOP 4
+#define BC_ITER_MAXOP 8   /* grad mode walks g, cond, x, y and two gradients */
 
 /* One operand as the iterator sees it: element-size, shape and strides in
  * elements (right-aligned against the iteration shape), and a base pointer
@@ -95,6 +102,11 @@ static inline char *bc_base(const bct_array *a)
 {
     return a->data != NULL ? (char *)a->data + a->offset * bc_dtype_size(a->dtype) : NULL;
 }
+
+/* ---- the backward pass (grad.c) ---- */
+/* BCT_MODE_GRAD (B23-B31): call has been checked by check_call (the op's
+ * inputs, then the incoming gradient). */
+int bc_eval_grad(const bct_call *call, bc_error *err);
 
 /* ---- matmul (matmul.c) ---- */
 int bc_matmul_eval(const bct_array *x, const bct_array *y, int dtype,

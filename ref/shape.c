@@ -306,7 +306,7 @@ int bc_broadcast_to_shape(const bc_shape *from, const bc_shape *to, bc_error *er
  * check or when it creates the negative-sized view). */
 int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, bc_error *err)
 {
-    char sb[512];
+    char sb[512], fb[512];
     bc_shape res;
     int lead = sizes->rank - from->rank;
     int st = bc_check_shape(from, BCT_PROFILE_TORCH, 0, err);
@@ -314,25 +314,32 @@ int bc_expand_shape(const bc_shape *from, const bc_shape *sizes, bc_shape *out, 
         return st;
     if (lead < 0)
         return stretch_to(from, sizes, "expand", err);
+    /* torch's order (inferExpandGeometry): from the last dim backwards, so a
+     * mismatch to the right of a bad entry is the error reported. */
     res.rank = sizes->rank;
-    for (int i = 0; i < sizes->rank; i++) {
-        int64_t t = sizes->dim[i];
+    for (int i = sizes->rank - 1; i >= 0; i--) {
+        int64_t t = sizes->dim[i], size = i >= lead ? from->dim[i - lead] : 1;
         if (t == -1 && i < lead)
             return bc_fail(err, BCT_ERR_INVALID_SHAPE, -1, -1, i,
                            "expand: the expanded size of the tensor (-1) isn't allowed in a "
                            "leading, non-existing dimension %d (sizes %s)", i,
                            bc_shape_format(sizes, sb, sizeof sb));
         if (t == -1)
-            t = from->dim[i - lead];
-        if (t < 0)
-            return bc_fail(err, BCT_ERR_INVALID_SHAPE, -1, -1, i,
-                           "expand: negative size %lld at dimension %d of %s",
-                           (long long)t, i, bc_shape_format(sizes, sb, sizeof sb));
+            t = size;
+        if (t != size && size != 1)   /* a negative entry against a real extent is a bad size */
+            return bc_fail(err, t < 0 ? BCT_ERR_INVALID_SHAPE : BCT_ERR_NOT_BROADCASTABLE, 0, -1, i,
+                           "expand: the expanded size of the tensor (%lld) must match the existing "
+                           "size (%lld) at non-singleton dimension %d (sizes %s, tensor %s)",
+                           (long long)t, (long long)size, i, bc_shape_format(sizes, sb, sizeof sb),
+                           bc_shape_format(from, fb, sizeof fb));
         res.dim[i] = t;
     }
+    for (int i = 0; i < res.rank; i++)   /* a stretched 1 took a negative size */
+        if (res.dim[i] < 0)
+            return bc_fail(err, BCT_ERR_INVALID_SHAPE, -1, -1, i,
+                           "expand: negative size %lld at dimension %d of %s",
+                           (long long)res.dim[i], i, bc_shape_format(sizes, sb, sizeof sb));
     st = bc_check_shape(&res, BCT_PROFILE_TORCH, -1, err);
-    if (st == BCT_OK)
-        st = stretch_to(from, &res, "expand", err);
     if (st == BCT_OK && out != NULL)
         *out = res;
     return st;

@@ -89,6 +89,8 @@ def read_file(path):
             f = rest.split(" ")
             if len(f) >= 4 and f[1] == "ok":
                 cur["expects"].append({"profile": f[0], "kind": "ok", "dtype": f[2], "shape": f[3]})
+            elif len(f) >= 5 and f[1] == "grad":   # mode grad: one gradient per input
+                cur["expects"].append({"profile": f[0], "kind": "ok", "grad": f[2], "dtype": f[3], "shape": f[4]})
             elif len(f) == 3 and f[1] == "error":
                 cur["expects"].append({"profile": f[0], "kind": "error", "class": f[2]})
             else:
@@ -139,6 +141,8 @@ def describe(expect, message=""):
         return "(no expectation)"
     if expect["kind"] == "error":
         return "error %s%s" % (expect["class"], ": " + message if message else "")
+    if "grad" in expect:   # grad mode: the first gradient the profile expects
+        return "gradient of %s: %s" % (expect["grad"], describe(dict((k, v) for k, v in expect.items() if k != "grad")))
     if expect["dtype"] == "-":
         return "- %s" % expect["shape"]
     vals = expect.get("values")

@@ -43,6 +43,10 @@ CATEGORIES = [
      lambda c: c["suite"] == "promotion" and _mixes_0d(c)),
     ("Non-contiguous inputs", ["B17"], lambda c: "noncontiguous" in c["tags"]),
 ]
+# Grad-mode cases form their own category (B23-B31); the others hold forward ops.
+CATEGORIES = [(t, r, (lambda p: lambda c: c["mode"] != "grad" and p(c))(p)) for t, r, p in CATEGORIES] + [
+    ("The gradient of broadcasting", ["B23", "B24", "B26", "B27", "B31"], lambda c: c["mode"] == "grad"),
+]
 
 
 def read_rules(semantics_path):

@@ -386,49 +386,110 @@ static int parse_pattern(parser *p, br_arg *a, char *rest)
     return 0;
 }
 
+/* COMPARE: `exact`, `ulp N` or `ulp N abs A` (t[0..n)). */
+static int parse_compare(parser *p, br_expect *e, char **t, int n)
+{
+    if (strcmp(t[0], "exact") == 0) {
+        if (n != 1) return perr(p, "exact takes no argument");
+        e->cmp = BR_CMP_EXACT;
+        return 0;
+    }
+    if (strcmp(t[0], "ulp") != 0) return perr(p, "unknown comparison '%.40s'", t[0]);
+    if ((n != 2 && n != 4) || parse_i64(t[1], &e->ulp) != 0 || e->ulp < 0 || e->ulp > 1000000000)
+        return perr(p, "ulp needs a count in [0, 10^9], optionally followed by abs A");
+    e->cmp = BR_CMP_ULP;
+    if (n == 4) {
+        char *end;
+        if (strcmp(t[2], "abs") != 0) return perr(p, "expected 'abs A' after ulp N, not '%.40s'", t[2]);
+        if (fast_hexfloat(t[3], &e->abs_tol) != 0) {
+            errno = 0;
+            e->abs_tol = strtod(t[3], &end);
+            if (*end != '\0' || errno == ERANGE) return perr(p, "bad abs tolerance '%.40s'", t[3]);
+        }
+        if (!(e->abs_tol >= 0) || isinf(e->abs_tol)) return perr(p, "abs tolerance must be finite and >= 0");
+    }
+    return 0;
+}
+
+/* Whether a new expect line (profile, grad_arg) may join the case's: one
+ * line per profile, `*` alone; in grad mode one line per input per profile,
+ * and an error alone in its profile. */
+static int expect_conflicts(const br_case *c, const br_expect *e)
+{
+    for (int i = 0; i < c->nexpect; i++) {
+        const br_expect *o = &c->expect[i];
+        int overlap = o->profile == e->profile || o->profile == BR_PROFILE_ANY || e->profile == BR_PROFILE_ANY;
+        if (!overlap) continue;
+        if (o->grad_arg < 0 || e->grad_arg < 0 || o->profile != e->profile || o->grad_arg == e->grad_arg) return 1;
+    }
+    return 0;
+}
+
+/* `grad NAME`: the index of input NAME, which must be a floating-point input
+ * that can have a gradient (not where's cond, not the incoming gradient). */
+static int grad_target(parser *p, const br_case *c, const char *name, int *arg)
+{
+    for (int i = 0; i + 1 < c->nargs; i++)
+        if (strcmp(c->args[i].name, name) == 0) {
+            const br_arg *a = &c->args[i];
+            if (a->dtype != BCT_F32 && a->dtype != BCT_F64)
+                return perr(p, "expect grad %s: arg %s is %s; only f32/f64 inputs have gradients (B31)",
+                            name, name, a->dtype == BCT_NONE ? "shape-only" : bc_dtype_name(a->dtype));
+            if (c->op == BCT_WHERE && i == 0) return perr(p, "expect grad %s: where's cond has no gradient", name);
+            *arg = i;
+            return 0;
+        }
+    return perr(p, "expect grad %.40s: no input of that name (the incoming gradient is the last arg)", name);
+}
+
 static int parse_expect(parser *p, br_case *c, char *rest, int *needs_data)
 {
-    char *t[8];
-    int n = split(rest, t, 7, 0);
-    if (c->nexpect >= 2) return perr(p, "more than two expect lines");
-    if (n < 3) return perr(p, "expect needs PROFILE ok ... or PROFILE error CLASS");
+    char *t[12];
+    int n = split(rest, t, 10, 0), grad = c->mode == BCT_MODE_GRAD, k = 3;
+    if (c->nexpect >= BR_MAX_EXPECT) return perr(p, "more than %d expect lines", BR_MAX_EXPECT);
+    if (n < 3 || n > 9) return perr(p, "expect needs PROFILE ok ..., PROFILE grad ... or PROFILE error CLASS");
     br_expect *e = &c->expect[c->nexpect];
+    memset(e, 0, sizeof *e);
     e->line = p->line;
+    e->grad_arg = -1;
     if (strcmp(t[0], "*") == 0) e->profile = BR_PROFILE_ANY;
     else if ((e->profile = bc_profile_from_name(t[0])) < 0)
         return perr(p, "unknown profile '%.40s'", t[0]);
-    for (int i = 0; i < c->nexpect; i++)
-        if (c->expect[i].profile == e->profile || e->profile == BR_PROFILE_ANY
-            || c->expect[i].profile == BR_PROFILE_ANY)
-            return perr(p, "expect for profile %s repeats or conflicts with `*`", t[0]);
     if (strcmp(t[1], "error") == 0) {
         if (n != 3) return perr(p, "expect ... error takes one CLASS");
         e->status = bc_status_from_name(t[2]);
         if (e->status <= BCT_OK || e->status >= BCT_STATUS_COUNT)
             return perr(p, "unknown error class '%.40s'", t[2]);
+        if (expect_conflicts(c, e)) return perr(p, "expect for profile %s repeats or conflicts with another", t[0]);
         c->nexpect++;
         *needs_data = 0;
         return 0;
     }
-    if (strcmp(t[1], "ok") != 0) return perr(p, "expect outcome must be ok or error, not '%.40s'", t[1]);
-    if (n < 5) return perr(p, "expect ... ok needs DTYPE SHAPE COMPARE");
+    if (strcmp(t[1], grad ? "grad" : "ok") != 0)
+        return perr(p, "expect outcome must be %s or error, not '%.40s'", grad ? "grad (mode grad)" : "ok", t[1]);
+    if (grad) {
+        if (n < 6) return perr(p, "expect ... grad needs NAME DTYPE SHAPE COMPARE");
+        if (grad_target(p, c, t[2], &e->grad_arg) != 0) return -1;
+        k = 4;
+    } else if (n < 5 || n > 8) return perr(p, "expect ... ok needs DTYPE SHAPE COMPARE");
+    if (expect_conflicts(c, e)) return perr(p, "expect for profile %s repeats or conflicts with another", t[0]);
     e->status = BCT_OK;
-    if (parse_dtype(p, t[2], &e->dtype, 1) != 0) return -1;
-    if (shape_field(p, t[3], "result shape", &e->shape, &e->rank) != 0) return -1;
+    if (parse_dtype(p, t[k - 1], &e->dtype, 1) != 0) return -1;
+    if (shape_field(p, t[k], "result shape", &e->shape, &e->rank) != 0) return -1;
     if (e->dtype != BCT_NONE) {
         e->nelem = br_shape_count(e->shape, e->rank);
         if (e->nelem < 0) return perr(p, "result shape has a negative extent or overflows");
         if (e->nelem > BR_MAX_RESULT_BYTES / bc_dtype_size(e->dtype))
             return perr(p, "result above %lld bytes", (long long)BR_MAX_RESULT_BYTES);
     }
-    if (strcmp(t[4], "exact") == 0) {
-        if (n != 5) return perr(p, "exact takes no argument");
-        e->cmp = BR_CMP_EXACT;
-    } else if (strcmp(t[4], "ulp") == 0) {
-        if (n != 6 || parse_i64(t[5], &e->ulp) != 0 || e->ulp < 0 || e->ulp > 1000000000)
-            return perr(p, "ulp needs a count in [0, 10^9]");
-        e->cmp = BR_CMP_ULP;
-    } else return perr(p, "unknown comparison '%.40s'", t[4]);
+    if (grad) {   /* B23: a gradient has its input's shape and dtype */
+        const br_arg *a = &c->args[e->grad_arg];
+        if (e->dtype != a->dtype || e->rank != a->rank ||
+            memcmp(e->shape, a->shape, (size_t)a->rank * sizeof *a->shape) != 0)
+            return perr(p, "expect grad %s: a gradient has its input's dtype and shape (%s)", a->name,
+                        bc_dtype_name(a->dtype));
+    }
+    if (parse_compare(p, e, t + k + 1, n - k - 1) != 0) return -1;
     c->nexpect++;
     *needs_data = 1;
     return 0;
@@ -469,7 +530,14 @@ static int check_case(parser *p, br_case *c)
     case BCT_BROADCAST_SHAPES: break;
     default: want = 2; break;
     }
-    if (want >= 0 && c->mode == BCT_MODE_OUT) want++;
+    if (want >= 0 && (c->mode == BCT_MODE_OUT || c->mode == BCT_MODE_GRAD)) want++;
+    if (c->mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & ((uint64_t)1 << c->op)))
+        return perr(p, "case %s: op %s has no grad mode", c->id, bc_op_name(c->op));
+    for (int i = 0; i < c->nargs; i++)   /* `grad`: the incoming gradient, last, in grad mode only */
+        if ((strcmp(c->args[i].name, "grad") == 0) != (c->mode == BCT_MODE_GRAD && i == c->nargs - 1))
+            return perr(p, "case %s: %s", c->id, c->mode == BCT_MODE_GRAD
+                        ? "in grad mode the last arg, and only it, is named grad (the incoming gradient)"
+                        : "an arg named grad belongs to grad mode only");
     if (want >= 0 && c->nargs != want)
         return perr(p, "case %s: op %s takes %d args, found %d", c->id, bc_op_name(c->op), want, c->nargs);
     for (int i = 0; i < c->nargs; i++)
@@ -483,9 +551,10 @@ static int check_case(parser *p, br_case *c)
     if (c->op == BCT_AXIS_ADD && !c->has_axis)
         return perr(p, "case %s: axis_add needs `attr axis`", c->id);
     if (c->nexpect == 0) return perr(p, "case %s has no expect line", c->id);
-    if (c->nexpect == 1 && c->expect[0].profile != BR_PROFILE_ANY)
-        return perr(p, "case %s: expect %s needs a matching expect for the other profile", c->id,
-                    bc_profile_name(c->expect[0].profile));
+    for (int want_p = BCT_PROFILE_NUMPY; want_p <= BCT_PROFILE_TORCH; want_p++)
+        if (br_pick_expect(c, want_p) == NULL)
+            return perr(p, "case %s: expect %s needs a matching expect for the other profile", c->id,
+                        bc_profile_name(1 - want_p));
     for (int i = 0; i < c->nexpect; i++) {
         const br_expect *e = &c->expect[i];
         if (e->status == BCT_OK && (e->dtype == BCT_NONE) != shape_only)
@@ -501,6 +570,7 @@ static const char *const key_names[K_N] = {
 
 static int grow_cases(br_caseset *cs)
 {
+    if (cs->live > 0) return -1;   /* the slots past n belong to live sets (live.c) */
     if (cs->n < cs->cap) return 0;
     size_t nc = cs->cap ? cs->cap * 2 : 1024;
     /* shared memory: forking a worker copies no page tables for the case set */
@@ -618,7 +688,8 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
             if (split(rest, t, 1, 0) != 1) return perr(p, "case needs one ID without spaces");
             for (const char *q = t[0]; *q; q++)
                 if ((unsigned char)*q > 0x7e) return perr(p, "case id has a non-ASCII character");
-            if (grow_cases(cs) != 0) return perr(p, "out of memory");
+            if (grow_cases(cs) != 0)
+                return perr(p, cs->live ? "cases loaded after live sets were reserved (runner bug)" : "out of memory");
             c = &cs->cases[cs->n];
             memset(c, 0, sizeof *c);
             c->id = t[0];
@@ -649,6 +720,7 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
             if (strcmp(rest, "value") == 0) c->mode = BCT_MODE_VALUE;
             else if (strcmp(rest, "inplace") == 0) c->mode = BCT_MODE_INPLACE;
             else if (strcmp(rest, "out") == 0) c->mode = BCT_MODE_OUT;
+            else if (strcmp(rest, "grad") == 0) c->mode = BCT_MODE_GRAD;
             else return perr(p, "unknown mode '%.40s'", rest);
             break;
         case K_ATTR: {
@@ -817,6 +889,16 @@ const br_expect *br_pick_expect(const br_case *c, int profile)
 {
     for (int i = 0; i < c->nexpect; i++)
         if (c->expect[i].profile == BR_PROFILE_ANY || c->expect[i].profile == profile) return &c->expect[i];
+    return NULL;
+}
+
+const br_expect *br_pick_grad(const br_case *c, int profile, int arg)
+{
+    for (int i = 0; i < c->nexpect; i++) {
+        const br_expect *e = &c->expect[i];
+        if ((e->profile == BR_PROFILE_ANY || e->profile == profile) && e->grad_arg == arg && e->status == BCT_OK)
+            return e;
+    }
     return NULL;
 }
 

@@ -12,6 +12,7 @@
 #define BR_MAX_VALUES ((int64_t)1 << 24)     /* above this a pattern/digest is required */
 #define BR_MAX_RESULT_BYTES ((int64_t)1 << 34) /* an expected result (16 GiB) */
 #define BR_PROFILE_ANY (-1)                  /* `expect *` */
+#define BR_MAX_EXPECT 6                      /* grad mode: a gradient per input, per profile */
 
 enum { BR_CMP_EXACT = 0, BR_CMP_ULP = 1 };
 enum { BR_DATA_NONE = 0, BR_DATA_VALUES, BR_DATA_PATTERN, BR_DATA_DIGEST };
@@ -36,6 +37,8 @@ typedef struct br_expect {
     int64_t nelem;
     int cmp;                /* BR_CMP_* */
     int64_t ulp;
+    double abs_tol;         /* `ulp N abs A`: A (a difference of at most A also passes); 0 otherwise */
+    int grad_arg;           /* `expect P grad NAME ...`: the index of input NAME; -1 for a result */
     int data_kind;          /* BR_DATA_VALUES or BR_DATA_DIGEST */
     void *values;           /* nelem elements, C order */
     uint64_t digest;
@@ -53,7 +56,8 @@ typedef struct br_case {
     int nargs;
     br_arg *args;
     int nexpect;
-    br_expect expect[2];
+    br_expect expect[BR_MAX_EXPECT];   /* a result or an error per profile; in grad mode,
+                                          a gradient per differentiable input (grad_arg), or an error */
     int nmsg;
     const char *msg[4];     /* "LIB TEXT" */
 } br_case;
@@ -66,6 +70,8 @@ typedef struct br_caseset {
     br_arena data;
     char **bufs;            /* file contents; strings in cases point into them */
     size_t nbufs;
+    size_t live;            /* case slots past n reserved by live sets (live.c); no file may be
+                               loaded once there are any */
 } br_caseset;
 
 typedef struct br_err { char msg[2400]; } br_err;
@@ -87,8 +93,12 @@ int br_materialize(br_caseset *cs, br_case *c, br_err *err);
 /* Bytes of the largest `ok` result the case expects (any profile), 0 if none. */
 int64_t br_case_result_bytes(const br_case *c);
 
-/* The expectation that applies under profile, or NULL. */
+/* The expectation that applies under profile, or NULL. In grad mode: the
+ * error, or the first gradient expected under profile. */
 const br_expect *br_pick_expect(const br_case *c, int profile);
+
+/* Grad mode: the gradient expected for input arg under profile, or NULL. */
+const br_expect *br_pick_grad(const br_case *c, int profile, int arg);
 
 void br_caseset_free(br_caseset *cs);
 

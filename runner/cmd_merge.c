@@ -41,6 +41,7 @@ int br_cmd_merge(const br_opts *o)
         }
     /* findings are rebuilt over the union: one family across shards */
     br_findings_build(&rep);
+    br_report_reattach_shrunk(&rep);
     int erc = br_outputs_emit(&outs, &rep, o, NULL);
     br_totals t;
     br_report_totals(&rep, &t);

@@ -122,7 +122,7 @@ static size_t prepare_records(run_ctx *rc, const br_opts *o, const br_target_inf
         rc->prof_of[sel[i]] = profile;
         char why[200];
         const char *sk = br_skip_reason(c, info, profile, why, sizeof why);
-        if (sk != NULL && !o->probe_limits) {
+        if (sk != NULL && (!o->probe_limits || !br_skip_probeable(sk))) {
             x->outcome = BR_O_SKIP;
             x->reason = br_report_str(rc->rep, sk);
             rc->ran[i] = 1;

@@ -70,7 +70,7 @@ static int show_on_target(const br_opts *o, br_caseset *cs, const size_t *sel, s
         br_show_case(c, out);
         const char *sk = br_skip_reason(c, &info, profile, why, sizeof why);
         if (sk != NULL) br_buf_printf(out, "target %s: not run (%s; --probe-limits runs it anyway)\n", info.name, sk);
-        if (sk == NULL || o->probe_limits) { profs[i] = profile; br_iso_run(iso, &sel[i], &profs[i], 1, on_done, &ctx, NULL); }
+        if (sk == NULL || (o->probe_limits && br_skip_probeable(sk))) { profs[i] = profile; br_iso_run(iso, &sel[i], &profs[i], 1, on_done, &ctx, NULL); }
         br_buf_puts(out, "\n");
         fputs(out->s, stdout);
         out->len = 0;

@@ -71,6 +71,22 @@ int64_t br_ulp_distance(int dtype, const void *a, const void *b)
 int br_compare(int dtype, const void *expected, const void *actual, int64_t n,
                int cmp, int64_t ulp, int64_t *first)
 {
+    return br_compare_tol(dtype, expected, actual, n, cmp, ulp, 0.0, first);
+}
+
+/* `ulp N abs A`: two finite floats also agree when they differ by at most A. */
+static int within_abs(int dtype, const char *x, const char *y, double abs_tol)
+{
+    double e, a;
+    if (abs_tol <= 0) return 0;
+    if (dtype == BCT_F32) { float f, g; memcpy(&f, x, 4); memcpy(&g, y, 4); e = f; a = g; }
+    else { memcpy(&e, x, 8); memcpy(&a, y, 8); }
+    return isfinite(e) && isfinite(a) && fabs(e - a) <= abs_tol;
+}
+
+int br_compare_tol(int dtype, const void *expected, const void *actual, int64_t n,
+                   int cmp, int64_t ulp, double abs_tol, int64_t *first)
+{
     size_t es = (size_t)bc_dtype_size(dtype);
     const char *e = expected, *a = actual;
     int isf = dtype == BCT_F32 || dtype == BCT_F64;
@@ -88,6 +104,7 @@ int br_compare(int dtype, const void *expected, const void *actual, int64_t n,
             int infx = dtype == BCT_F32 ? isinf(*(const float *)(const void *)x) : isinf(*(const double *)(const void *)x);
             int infy = dtype == BCT_F32 ? isinf(*(const float *)(const void *)y) : isinf(*(const double *)(const void *)y);
             if (!infx && !infy && br_ulp_distance(dtype, x, y) <= ulp) continue;
+            if (within_abs(dtype, x, y, abs_tol)) continue;
         }
         *first = i;
         return 1;
@@ -253,18 +270,24 @@ static int float_class(int dtype, const char *x, const char *y)
 }
 
 /* Whether expected[i] and actual[i] are equal under the comparison rule. */
-static int same(int dtype, const char *x, const char *y, size_t es, int cmp, int64_t ulp)
+static int same(int dtype, const char *x, const char *y, size_t es, int cmp, int64_t ulp, double abs_tol)
 {
     if (memcmp(x, y, es) == 0) return 1;
     if (!is_float(dtype)) return 0;
     if (is_nan_at(dtype, x) && is_nan_at(dtype, y)) return 1;
     if (cmp != BR_CMP_ULP) return 0;
     double e = as_double(dtype, x), a = as_double(dtype, y);
-    return !isinf(e) && !isinf(a) && br_ulp_distance(dtype, x, y) <= ulp;
+    return !isinf(e) && !isinf(a) && (br_ulp_distance(dtype, x, y) <= ulp || within_abs(dtype, x, y, abs_tol));
 }
 
 int64_t br_diff_compute(int dtype, const void *expected, const void *actual, int64_t n,
                         int cmp, int64_t ulp, br_diff *d)
+{
+    return br_diff_compute_tol(dtype, expected, actual, n, cmp, ulp, 0.0, d);
+}
+
+int64_t br_diff_compute_tol(int dtype, const void *expected, const void *actual, int64_t n,
+                            int cmp, int64_t ulp, double abs_tol, br_diff *d)
 {
     memset(d, 0, sizeof *d);
     d->n = n;
@@ -275,7 +298,7 @@ int64_t br_diff_compute(int dtype, const void *expected, const void *actual, int
     int64_t distinct = 0;   /* of the expected values: a value found elsewhere means little when few are distinct */
     for (int64_t i = 0; i < n; i++) {
         const char *x = E + (size_t)i * es, *y = A + (size_t)i * es;
-        if (same(dtype, x, y, es, cmp, ulp)) continue;
+        if (same(dtype, x, y, es, cmp, ulp, abs_tol)) continue;
         if (d->nfirst < BR_DIFF_FIRST) d->first[d->nfirst++] = i;
         d->count++;
         int k = is_float(dtype) ? float_class(dtype, x, y) : int_class(dtype, as_int(dtype, x), as_int(dtype, y));

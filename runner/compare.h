@@ -15,6 +15,11 @@ void br_gather(const void *data, int dtype, int rank, const int64_t *shape,
 int br_compare(int dtype, const void *expected, const void *actual, int64_t n,
                int cmp, int64_t ulp, int64_t *first);
 
+/* br_compare with the case format's `ulp N abs A`: under BR_CMP_ULP, finite
+ * floats also agree when they differ by at most abs_tol (0: no such rule). */
+int br_compare_tol(int dtype, const void *expected, const void *actual, int64_t n,
+                   int cmp, int64_t ulp, double abs_tol, int64_t *first);
+
 /* Units in the last place between two finite or infinite floats of the same
  * dtype (f32/f64); INT64_MAX when one is NaN and the other not. */
 int64_t br_ulp_distance(int dtype, const void *a, const void *b);
@@ -52,6 +57,8 @@ typedef struct br_diff {
  * dtype) under the comparison rule (as br_compare). Returns d->count. */
 int64_t br_diff_compute(int dtype, const void *expected, const void *actual, int64_t n,
                         int cmp, int64_t ulp, br_diff *d);
+int64_t br_diff_compute_tol(int dtype, const void *expected, const void *actual, int64_t n,
+                            int cmp, int64_t ulp, double abs_tol, br_diff *d);
 
 /* "13 of 196 elements differ: 13 nan-dropped; first at (0,3) (1,2)" */
 void br_diff_describe(const br_diff *d, const int64_t *shape, int rank, char *buf, size_t cap);

@@ -202,6 +202,19 @@ static void level1_key(const br_rec *x, char *buf, size_t cap)
     snprintf(buf, cap, "%s | expected %s", x->behaviour[0] ? x->behaviour : x->reason, exp);
 }
 
+void br_finding_signature(const br_rec *x, char *buf, size_t cap)
+{
+    char key[600];
+    level1_key(x, key, sizeof key);
+    size_t cut = behaviour_len(key);
+    if (x->detail == NULL || !x->detail[0] || x->behaviour == NULL || !x->behaviour[0]
+        || strstr(x->behaviour, x->detail) != NULL) {   /* the behaviour says it already */
+        snprintf(buf, cap, "%s", key);
+        return;
+    }
+    snprintf(buf, cap, "%.*s (%s)%s", (int)cut, key, x->detail, key + cut);
+}
+
 /* ---- building ---- */
 
 typedef struct group {

@@ -13,6 +13,13 @@
  * way as a live run). The algorithm is docs/findings.md. */
 void br_findings_build(br_report *rep);
 
+/* The signature shrinking and exploring keep: the level-1 key findings group
+ * a record on (what the target did, normalised, and what the profile
+ * expected: "ok" or the error class), with the record's detail (how a shape
+ * or dtype was wrong) when it has one: "succeeds with a wrong shape (one dim
+ * fewer) | expected ok". */
+void br_finding_signature(const br_rec *x, char *buf, size_t cap);
+
 /* A target's own error text with numbers, shapes and quoted names stripped:
  * "size of tensor a (3) must match (4) at dim 1" -> "size of tensor a (#) must match (#) at dim #". */
 void br_normalise_message(const char *msg, char *buf, size_t cap);

@@ -300,6 +300,13 @@ static int explain_loss(br_iso *I, const br_case *c, const wctl *ctl, int kind, 
                  ctl->fault == BR_FAULT_OUTPUT ? "output" : c->mode == BCT_MODE_INPLACE ? "self" : "out");
         return BR_RUN_VIOLATION;
     }
+    case BR_FAULT_GRAD: {
+        const char *name = ctl->fault_arg >= 0 && ctl->fault_arg < c->nargs ? c->args[ctl->fault_arg].name : "?";
+        snprintf(why, cap, "%s %s the gradient of %s (%lld bytes %s, a guard page)", access_word(ctl->fault_write),
+                 d >= 0 ? "past the end of" : "before the start of", name, d >= 0 ? d : -d, d >= 0 ? "after it" : "before it");
+        snprintf(detail, dcap, "%s-%s-gradient-%s", access_word(ctl->fault_write), d >= 0 ? "past-end" : "before-start", name);
+        return BR_RUN_VIOLATION;
+    }
     case BR_FAULT_ARENA:
         snprintf(why, cap, "%s outside the output (a guard page)", access_word(ctl->fault_write));
         snprintf(detail, dcap, "%s-outside-output", access_word(ctl->fault_write));

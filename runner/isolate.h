@@ -11,12 +11,24 @@
 
 typedef struct br_target_info {
     char name[128], version[64];
+    int abi_version;
     int profile;
     uint64_t ops;
+    uint64_t grad_ops;       /* 0 for an ABI-1 target (its descriptor has no such field) */
     uint32_t dtypes;
     int max_rank;
     unsigned flags;
 } br_target_info;
+
+#define BR_MAX_GRADS 3       /* inputs of a differentiable op (where: cond, x, y) */
+
+/* One gradient a grad-mode call asked for through alloc_grad. */
+typedef struct br_wgrad {
+    int32_t calls;           /* alloc_grad calls for this input */
+    int32_t dtype, rank;
+    int64_t off, bytes;      /* arena offset (-1 none), bytes */
+    int64_t shape[BC_MAX_RANK];
+} br_wgrad;
 
 /* What a worker reports for one case (lives in memory shared with the parent). */
 typedef struct br_wres {
@@ -31,6 +43,10 @@ typedef struct br_wres {
     int64_t out_shape[BC_MAX_RANK];
     char message[256];
     char refuse[128];
+    /* grad mode: what alloc_grad handed out, per input index; calls beyond
+     * BR_MAX_GRADS, or for no input, are counted in grad_bad (refused) */
+    int32_t grad_bad;
+    br_wgrad grad[BR_MAX_GRADS];
 } br_wres;
 
 enum { BR_RUN_DONE = 0, BR_RUN_CRASH, BR_RUN_TIMEOUT, BR_RUN_VIOLATION };
@@ -77,7 +93,12 @@ const char *br_iso_mode(const br_iso *iso);
 
 /* Forks cfg->jobs workers over cs (cases must be loaded and materialized:
  * workers see them through fork). Fills info from the first worker.
- * Returns NULL with err on failure (target not loadable, init failed). */
+ * Returns NULL with err on failure (target not loadable, init failed).
+ * The workers (and the fork server, which forks replacements later) keep the
+ * case set as it was at this call: cs->cases, its pool and its data arena
+ * must not be reallocated or grown afterwards, and a case built later is
+ * invisible to them unless it lives in memory reserved before this call: a
+ * live set (live.h), which shrink and explore fill between br_iso_run calls. */
 br_iso *br_iso_start(br_caseset *cs, const br_iso_cfg *cfg, br_target_info *info, br_err *err);
 
 /* Runs the listed cases (indices into cs->cases, each with its profile) and

@@ -19,7 +19,8 @@ enum {
     BR_FAULT_WRITABLE,        /* a guard page of the self/out copy */
     BR_FAULT_INPUT_RO,        /* a store into a read-only input page */
     BR_FAULT_INPUT_GUARD,     /* outside an input's storage: a guard page next to it */
-    BR_FAULT_ARENA            /* elsewhere in the worker's arena */
+    BR_FAULT_ARENA,           /* elsewhere in the worker's arena */
+    BR_FAULT_GRAD             /* a guard page of a gradient (grad mode): fault_arg is its input */
 };
 
 /* The control block at the start of each worker's arena (MAP_SHARED). */

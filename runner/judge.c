@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "case_features.h"
 #include "findings.h"
+#include "judge_grad.h"
 
 int br_is_contiguous(const br_arg *a)
 {
@@ -32,6 +33,14 @@ const char *br_skip_reason(const br_case *c, const br_target_info *t, int profil
 {
     if (!(t->ops & ((uint64_t)1 << c->op))) {
         snprintf(buf, cap, "unsupported: op %s", bc_op_name(c->op));
+        return buf;
+    }
+    if (c->mode == BCT_MODE_GRAD && t->grad_ops == 0) {   /* no autodiff at all: not a limit */
+        snprintf(buf, cap, "no gradients: the target declares no grad_ops");
+        return buf;
+    }
+    if (c->mode == BCT_MODE_GRAD && !(t->grad_ops & ((uint64_t)1 << c->op))) {
+        snprintf(buf, cap, "unsupported: gradient of op %s", bc_op_name(c->op));
         return buf;
     }
     if (c->mode == BCT_MODE_INPLACE && !(t->flags & BCT_CAP_INPLACE)) { snprintf(buf, cap, "unsupported: in-place mode"); return buf; }
@@ -69,9 +78,14 @@ const char *br_skip_reason(const br_case *c, const br_target_info *t, int profil
     return NULL;
 }
 
+int br_skip_probeable(const char *reason)
+{
+    return strncmp(reason, "unsupported: ", 13) == 0;
+}
+
 static const char *mode_name(int m)
 {
-    return m == BCT_MODE_INPLACE ? "inplace" : m == BCT_MODE_OUT ? "out" : "value";
+    return m == BCT_MODE_INPLACE ? "inplace" : m == BCT_MODE_OUT ? "out" : m == BCT_MODE_GRAD ? "grad" : "value";
 }
 
 void br_rec_describe(br_report *rep, br_rec *x, const br_case *c, int profile)
@@ -153,6 +167,8 @@ static int slack_ok(const char *base, int64_t off, int64_t n)
     int64_t start_page = off / pg * pg, end_page = (off + n + pg - 1) / pg * pg;
     return canary_ok(base, start_page, off) && canary_ok(base, off + n, end_page);
 }
+
+int br_slack_ok(const char *base, int64_t off, int64_t n) { return slack_ok(base, off, n); }
 
 typedef struct ref_out { void *p; int dtype, rank; int64_t shape[BC_MAX_RANK]; int calls; } ref_out;
 
@@ -514,6 +530,17 @@ static void judge_result(verdict *v, const br_case *c, int profile, const br_exp
     if (o->dtype != BCT_NONE && o->n > 0) judge_values(v, c, profile, e, o);
 }
 
+/* Copies a grad-mode verdict into v when use is set and it failed; returns
+ * whether it did. */
+static int grad_verdict(verdict *v, const br_grad_verdict *gv, int use)
+{
+    if (!use || !gv->failed) return 0;
+    fail_as(v, gv->outcome, gv->failure, "%s", gv->reason);
+    snprintf(v->detail, sizeof v->detail, "%s", gv->detail);
+    snprintf(v->behaviour, sizeof v->behaviour, "%s", gv->behaviour);
+    return 1;
+}
+
 /* What a lost case did: the signal and the last line the target printed,
  * the violation, or the timeout. */
 static void loss_behaviour(verdict *v, int outcome, const br_loss *loss)
@@ -536,6 +563,8 @@ void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind
     v.reason[0] = v.detail[0] = v.behaviour[0] = '\0';
     produced o;
     memset(&o, 0, sizeof o);
+    br_grad_verdict gv;
+    memset(&gv, 0, sizeof gv);
     int act_value = 0;
     const br_expect *e = br_pick_expect(c, profile);
     x->outcome = BR_O_PASS;
@@ -556,7 +585,21 @@ void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind
         goto done;
     }
     if (check_memory(&v, c, r, base)) goto done;
+    if (c->mode == BCT_MODE_GRAD && grad_verdict(&v, &gv, br_grad_memory(c, r, base, &gv))) goto done;
     if (r->status != BCT_OK) { judge_error(&v, c, e, r, base); goto done; }
+    if (c->mode == BCT_MODE_GRAD && e->status != BCT_OK) {   /* expected an error, got gradients */
+        br_judge_grads(c, profile, r, base, &gv);             /* for the summary of what it produced */
+        fail_as(&v, BR_O_FAIL, BR_FK_EXPECTED_ERROR, "expected error %s, but the call succeeded",
+                bc_status_name(e->status));
+        snprintf(v.detail, sizeof v.detail, "%s", bc_status_name(e->status));
+        snprintf(v.behaviour, sizeof v.behaviour, "succeeds");
+        goto done;
+    }
+    if (c->mode == BCT_MODE_GRAD) {
+        br_judge_grads(c, profile, r, base, &gv);
+        grad_verdict(&v, &gv, 1);
+        goto done;
+    }
     if (find_output(&v, c, e, r, base, &o) != 0) goto done;
     act_value = 1;
     judge_result(&v, c, profile, e, &o);
@@ -569,8 +612,10 @@ done:
     if (x->outcome != BR_O_PASS) {
         char exps[600] = "", acts[600] = "";
         if (e != NULL) expect_summary(exps, sizeof exps, e);
+        if (gv.expected[0]) snprintf(exps, sizeof exps, "%s", gv.expected);
         if (x->error_class[0]) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
         else if (act_value) summary(acts, sizeof acts, o.dtype, o.shape, o.rank, o.data, o.n);
+        else if (gv.actual[0]) snprintf(acts, sizeof acts, "%s", gv.actual);
         x->expected = br_report_str(rep, exps);
         x->actual = br_report_str(rep, acts);
     }

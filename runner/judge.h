@@ -29,6 +29,14 @@ void br_judge(br_report *rep, br_rec *rec, const br_case *c, int profile, int ki
 void *br_produced_copy(const br_case *c, const br_wres *r, const char *base, int *dtype, int *rank,
                        int64_t *shape, int64_t *n);
 
+/* Whether the slack around a block worker.c placed at arena offset off (n
+ * bytes) still holds the canary (off < 0: no block, 1). */
+int br_slack_ok(const char *base, int64_t off, int64_t n);
+
+/* Whether a skip reason names a declared limit (--probe-limits runs those
+ * cases anyway); a target without grad_ops is not probed in grad mode. */
+int br_skip_probeable(const char *reason);
+
 /* Whether the view (offset, strides) is plain C-contiguous. */
 int br_is_contiguous(const br_arg *a);
 

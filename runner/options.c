@@ -35,8 +35,10 @@ const char br_usage_text[] =
     "  --timeout SECONDS    per case (default 10)\n"
     "  --probe-limits       also run the cases the target's declared limits exclude\n"
     "  --guard end|start|off  where each input's storage meets a guard page (default end)\n"
-    "  --seed S --cases N --seconds S --emit FILE   explore: stream, budget, where to write findings\n"
-    "  --max-runs N         shrink: candidate runs (default 200); --seconds: time budget (default 30)\n"
+    "  --seed S --cases N --seconds S   explore: the stream (default seed 1) and its budget\n"
+    "  --emit FILE          explore: write one shrunk case per finding there (--emit-all: every generated case)\n"
+    "  --max-runs N         shrink: candidate runs (default 200); --seconds: time budget (default 30);\n"
+    "                       explore: candidate runs per finding shrunk (default 100)\n"
     "  --no-color           (NO_COLOR is honoured too)\n";
 
 int br_usage(const char *fmt, const char *arg)
@@ -59,7 +61,7 @@ static const char *const cmd_names[BR_CMD_COUNT] = { "run", "show", "merge", "sh
 enum {
     O_TARGET, O_TARGET_ARG, O_PROFILE, O_SUITE, O_TAG, O_OP, O_DTYPE, O_ID, O_ALLOW_EMPTY, O_LIST,
     O_EXPECT, O_STRICT, O_WRITE_EXPECT, O_JOBS, O_SHARD, O_FORMAT, O_OUTPUT, O_VERBOSE, O_TIMEOUT,
-    O_PROBE, O_GUARD, O_SEED, O_CASES, O_SECONDS, O_MAX_RUNS, O_EMIT, O_NO_COLOR, O_COUNT
+    O_PROBE, O_GUARD, O_SEED, O_CASES, O_SECONDS, O_MAX_RUNS, O_EMIT, O_EMIT_ALL, O_NO_COLOR, O_COUNT
 };
 
 typedef struct opt_def {
@@ -80,22 +82,23 @@ static const opt_def defs[O_COUNT] = {
     [O_ID] = { "--id", 1, 1, RUN },
     [O_ALLOW_EMPTY] = { "--allow-empty", 0, 0, RUN },
     [O_LIST] = { "--list", 0, 0, RUN },
-    [O_EXPECT] = { "--expectations", 1, 0, RUN | EXPLORE },
+    [O_EXPECT] = { "--expectations", 1, 0, RUN },
     [O_STRICT] = { "--strict-expectations", 0, 0, RUN },
     [O_WRITE_EXPECT] = { "--write-expectations", 1, 0, RUN },
-    [O_JOBS] = { "--jobs", 1, 0, RUN | EXPLORE },
+    [O_JOBS] = { "--jobs", 1, 0, RUN | SHRINK | EXPLORE },
     [O_SHARD] = { "--shard", 1, 0, RUN | EXPLORE },
     [O_FORMAT] = { "--format", 1, 0, RUN | MERGE | EXPLORE },
     [O_OUTPUT] = { "--output", 1, 0, RUN | MERGE | EXPLORE },
     [O_VERBOSE] = { "--verbose", 0, 0, RUN | MERGE | EXPLORE },
     [O_TIMEOUT] = { "--timeout", 1, 0, RUN | SHOW | SHRINK | EXPLORE },
-    [O_PROBE] = { "--probe-limits", 0, 0, RUN | EXPLORE },
+    [O_PROBE] = { "--probe-limits", 0, 0, RUN | SHRINK | EXPLORE },
     [O_GUARD] = { "--guard", 1, 0, RUN | SHOW | SHRINK | EXPLORE },
     [O_SEED] = { "--seed", 1, 0, EXPLORE },
     [O_CASES] = { "--cases", 1, 0, EXPLORE },
     [O_SECONDS] = { "--seconds", 1, 0, EXPLORE | SHRINK },
-    [O_MAX_RUNS] = { "--max-runs", 1, 0, SHRINK },
+    [O_MAX_RUNS] = { "--max-runs", 1, 0, SHRINK | EXPLORE },
     [O_EMIT] = { "--emit", 1, 0, EXPLORE },
+    [O_EMIT_ALL] = { "--emit-all", 0, 0, EXPLORE },
     [O_NO_COLOR] = { "--no-color", 0, 0, ALL },
 };
 
@@ -187,6 +190,7 @@ static int apply(br_opts *o, int k, const char *v)
         if (parse_long(v, 1, 1000000L, &o->max_runs) != 0) return br_usage("--max-runs takes a number in [1, 1e6], not '%s'", v);
         break;
     case O_EMIT: o->emit = v; break;
+    case O_EMIT_ALL: o->emit_all = 1; break;
     case O_NO_COLOR: o->no_color = 1; break;
     default: break;
     }
@@ -231,6 +235,10 @@ static int check_conflicts(const br_opts *o, const unsigned char *seen)
         return br_usage("--output and --write-expectations name the same file '%s'", o->output);
     if (o->cmd == BR_CMD_EXPLORE && (seen[O_CASES] + seen[O_SECONDS]) == 0)
         return br_usage("%s", "explore needs a budget: --cases N or --seconds S (or both)");
+    if (o->cmd == BR_CMD_EXPLORE && o->npaths > 0)
+        return br_usage("explore generates its cases: it takes no case file ('%s')", o->paths[0]);
+    if (seen[O_EMIT_ALL] && !seen[O_EMIT])
+        return br_usage("%s", "--emit-all needs --emit FILE (where the cases go)");
     if ((o->cmd == BR_CMD_SHRINK || o->cmd == BR_CMD_EXPLORE) && !seen[O_TARGET])
         return br_usage("%s needs --target", cmd_names[o->cmd]);
     return 0;

@@ -28,7 +28,8 @@ typedef struct br_opts {
     long max_cases;                /* explore --cases N; 0: unbounded */
     double seconds;                /* explore --seconds / shrink budget; 0: default */
     long max_runs;                 /* shrink: candidate runs; 0: default */
-    const char *emit;              /* explore: write the generated cases here (--emit FILE) */
+    const char *emit;              /* explore: write the shrunk failures here (--emit FILE) */
+    int emit_all;                  /* explore --emit-all: write every generated case instead */
 } br_opts;
 
 extern const char br_usage_text[];

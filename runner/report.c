@@ -50,6 +50,8 @@ void br_report_free(br_report *r)
     free(r->recs);
     free(r->unmatched);
     free(r->findings);
+    free(r->hint_id);
+    free(r->hint_shrunk);
     br_pool_free(&r->strs);
     memset(r, 0, sizeof *r);
 }
@@ -72,6 +74,21 @@ void br_report_totals(const br_report *r, br_totals *t)
         case BR_O_TIMEOUT: t->timed_out++; break;
         case BR_O_VIOLATION: t->violations++; t->failed++; break;   /* violations count as failed */
         default: t->failed++; break;
+        }
+    }
+    t->probed += r->unlisted_probed;
+    t->total += r->unlisted_probed;
+    for (int o = 0; o < BR_O_COUNT; o++) {   /* ran but not listed (explore) */
+        size_t u = r->unlisted[o];
+        t->total += u;
+        t->actual[o] += u;
+        switch (o) {
+        case BR_O_PASS: t->passed += u; break;
+        case BR_O_SKIP: t->skipped += u; break;
+        case BR_O_CRASH: t->crashed += u; break;
+        case BR_O_TIMEOUT: t->timed_out += u; break;
+        case BR_O_VIOLATION: t->violations += u; t->failed += u; break;
+        default: t->failed += u; break;
         }
     }
 }

@@ -85,6 +85,20 @@ typedef struct br_report {
     size_t nunmatched;
     br_finding *findings;     /* after br_findings_build; in the order shown */
     size_t nfindings;
+    /* Cases that ran but are not listed as records, by outcome (BR_O_*):
+     * explore lists only (a bounded number of) the failing cases it ran.
+     * Counted in the totals as if listed; none is an expected failure. */
+    size_t unlisted[BR_O_COUNT];
+    size_t unlisted_probed;   /* ran only because of --probe-limits, not listed */
+    /* explore: where the cases came from ("explore" in the JSON result when has_explore) */
+    int has_explore;
+    unsigned long long explore_seed, explore_cases;
+    long explore_shard_k, explore_shard_n;
+    double explore_seconds;
+    /* From merged JSON results: each input finding's smallest case id and
+     * shrunk record, to give back to the rebuilt findings (br_report_reattach_shrunk). */
+    const char **hint_id, **hint_shrunk;
+    size_t nhints;
 } br_report;
 
 /* Counts. passed..timed_out count what the gate sees: expected failures are
@@ -116,9 +130,14 @@ void br_write_json(const br_report *r, br_buf *out);
 void br_write_tap(const br_report *r, br_buf *out);
 void br_write_junit(const br_report *r, br_buf *out);
 
-/* Reads a JSON result written by br_write_json into r (appending its cases).
- * 0, or -1 with a message in err (cap bytes). */
+/* Reads a JSON result written by br_write_json into r (appending its cases;
+ * cases its totals count but it does not list go to r->unlisted; its
+ * findings' shrunk records to r's hints). 0, or -1 with a message in err (cap bytes). */
 int br_read_json(br_report *r, const char *path, char *err, size_t cap);
+
+/* After br_findings_build on merged results: a finding that holds the
+ * smallest case of an input finding with a shrunk record gets that record. */
+void br_report_reattach_shrunk(br_report *r);
 
 #ifndef BCAST_VERSION
 #error "BCAST_VERSION must be defined (the top Makefile passes it with -D)"

@@ -116,6 +116,10 @@ void br_write_json(const br_report *r, br_buf *o)
                       "\"timed_out\": %zu, \"violations\": %zu}%s\n", which ? "known" : "actual", v[BR_O_PASS],
                       v[BR_O_FAIL], v[BR_O_SKIP], v[BR_O_CRASH], v[BR_O_TIMEOUT], v[BR_O_VIOLATION], which ? "},"  : ",");
     }
+    if (r->has_explore)
+        br_buf_printf(o, "  \"explore\": {\"seed\": \"%llu\", \"cases\": %llu, \"shard\": \"%ld/%ld\", \"seconds\": %.3f, "
+                      "\"listed\": %zu},\n", r->explore_seed, r->explore_cases, r->explore_shard_k, r->explore_shard_n,
+                      r->explore_seconds, r->n);
     br_buf_puts(o, "  \"unmatched_expectations\": [");
     for (size_t i = 0; i < r->nunmatched; i++) { if (i) br_buf_puts(o, ", "); str(o, r->unmatched[i]); }
     br_buf_puts(o, "],\n");

@@ -180,11 +180,9 @@ static const char *gwords(br_report *r, const jv *o, const char *k)
     return s;
 }
 
-/* One case object into a new record. -1 when it has no id or outcome. */
-static int read_case(br_report *r, const jv *c)
+/* One case of the JSON result (an object with a known actual_outcome o) as a record of r. */
+static br_rec *read_case(br_report *r, const jv *c, int o)
 {
-    int o = br_outcome_from_name(gs(c, "actual_outcome"));
-    if (c->t != J_OBJ || o < 0 || !*gs(c, "id")) return -1;
     br_rec *x = br_report_add(r);
     x->id = gs(c, "id"); x->suite = gs(c, "suite"); x->tags = gwords(r, c, "tags"); x->rules = gwords(r, c, "rules");
     x->op = gs(c, "op"); x->mode = gs(c, "mode"); x->dtypes = gwords(r, c, "dtypes");
@@ -206,7 +204,48 @@ static int read_case(br_report *r, const jv *c)
     x->line = n && n->t == J_NUM && n->num >= 0 && n->num < 2e9 ? (int)n->num : 0;
     n = get(c, "duration_ms");
     x->duration_ms = n && n->t == J_NUM ? n->num : 0;
-    return 0;
+    return x;
+}
+
+/* What the file's totals count beyond the cases it lists (explore lists only
+ * failures): into r->unlisted. listed[] counts the file's own non-probed records. */
+static void read_unlisted(br_report *r, const jv *root, const size_t *listed)
+{
+    static const char *const names[BR_O_COUNT] = { "passed", "failed", "skipped", "crashed", "timed_out", "violations" };
+    const jv *act = get(get(root, "totals"), "actual");
+    for (int o = 0; o < BR_O_COUNT; o++) {
+        const jv *n = get(act, names[o]);
+        if (n != NULL && n->t == J_NUM && n->num > (double)listed[o] && n->num < 1e15)
+            r->unlisted[o] += (size_t)n->num - listed[o];
+    }
+}
+
+/* Each finding's smallest case and shrunk record, kept as hints for the merged findings. */
+static void read_hints(br_report *r, const jv *root)
+{
+    const jv *fs = get(root, "findings");
+    for (size_t i = 0; fs && fs->t == J_ARR && i < fs->n; i++) {
+        const char *sh = gs(&fs->items[i], "shrunk"), *id = gs(&fs->items[i], "smallest");
+        if (!*sh || !*id) continue;
+        const char **a = realloc(r->hint_id, (r->nhints + 1) * sizeof *a);
+        if (a != NULL) r->hint_id = a;
+        const char **b = realloc(r->hint_shrunk, (r->nhints + 1) * sizeof *b);
+        if (b != NULL) r->hint_shrunk = b;
+        if (a == NULL || b == NULL) return;
+        r->hint_id[r->nhints] = id;
+        r->hint_shrunk[r->nhints++] = sh;
+    }
+}
+
+void br_report_reattach_shrunk(br_report *r)
+{
+    for (size_t h = 0; h < r->nhints; h++)
+        for (size_t i = 0; i < r->n; i++) {
+            const br_rec *x = &r->recs[i];
+            if (x->finding < 0 || (size_t)x->finding >= r->nfindings || strcmp(x->id, r->hint_id[h]) != 0) continue;
+            br_finding *f = &r->findings[x->finding];
+            if (!f->shrunk[0]) f->shrunk = r->hint_shrunk[h];
+        }
 }
 
 int br_read_json(br_report *r, const char *path, char *err, size_t cap)
@@ -265,12 +304,19 @@ int br_read_json(br_report *r, const char *path, char *err, size_t cap)
         r->unmatched = v;
         r->unmatched[r->nunmatched++] = um->items[i].str;
     }
-    for (size_t i = 0; i < cases->n; i++)
-        if (read_case(r, &cases->items[i]) != 0) {
+    size_t listed[BR_O_COUNT] = { 0 };
+    for (size_t i = 0; i < cases->n; i++) {
+        const jv *c = &cases->items[i];
+        int o = br_outcome_from_name(gs(c, "actual_outcome"));
+        if (c->t != J_OBJ || o < 0 || !*gs(c, "id")) {
             snprintf(err, cap, "%s: case %zu has no id or an unknown outcome", path, i);
             jfree(&root);
             return -1;
         }
+        if (!read_case(r, c, o)->probed) listed[o]++;
+    }
+    read_unlisted(r, &root, listed);
+    read_hints(r, &root);
     jfree(&root);
     return 0;
 }

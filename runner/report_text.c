@@ -117,6 +117,13 @@ static void finding_lines(const br_report *r, br_buf *out, size_t f, const char 
     br_buf_printf(out, "%s%-4s %6zu  %s\n", lead, fid, g->count, g->name);
     br_buf_printf(out, "%s          smallest: %s   (bcast-run show '%s' --target %s)\n", lead, s->id, s->id,
                   r->target_path && r->target_path[0] ? r->target_path : "TARGET");
+    if (!g->shrunk[0]) return;
+    br_buf_printf(out, "%s          shrunk:\n", lead);   /* a case record (bcast-run shrink, explore) */
+    for (const char *p = g->shrunk; *p;) {
+        size_t n = strcspn(p, "\n");
+        br_buf_printf(out, "%s            %.*s\n", lead, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
 }
 
 /* The findings: every failure family with its smallest case, then the

@@ -140,6 +140,84 @@ static void py_arg(br_buf *o, const br_arg *a, int torch)
     }
 }
 
+/* The gradients' one-liner (grad mode, B23-B31): torch runs autograd
+ * (leaves that require grad, backward with the incoming gradient); NumPy
+ * runs the forward op (for its errors) and then each floating-point input's
+ * formula, summed to its shape by st (sum over the stretched axes, reshape).
+ * Both print the tuple of gradients, in input order. */
+static void grad_one_liner(br_buf *o, const br_case *c, int torch)
+{
+    int nin = c->nargs - 1, w = c->op == BCT_WHERE;
+    const char *x = c->args[w].name, *y = nin > 1 ? c->args[w + 1].name : "";
+    const char *np_op = np_name(c->op);
+    int diff[3] = { 0, 0, 0 }, any = 0;
+    for (int i = w; i < nin; i++) any |= diff[i] = c->args[i].dtype == BCT_F32 || c->args[i].dtype == BCT_F64;
+    if (torch) {
+        for (int i = 0; i < nin; i++)
+            if (diff[i]) br_buf_printf(o, "%s=%s.detach().clone().requires_grad_(); ", c->args[i].name, c->args[i].name);
+        br_buf_puts(o, "r=");
+        if (c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
+            br_buf_printf(o, "%s.%s(", x, c->op == BCT_EXPAND ? "expand" : "broadcast_to");
+            pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
+            br_buf_puts(o, ")");
+        } else {
+            br_buf_printf(o, "torch.%s(", torch_name(c->op));
+            for (int i = 0; i < nin; i++) br_buf_printf(o, "%s%s", i ? "," : "", c->args[i].name);
+            br_buf_puts(o, ")");
+        }
+        br_buf_puts(o, "; r.backward(grad); print(repr((");
+        for (int i = 0; i < nin; i++) if (diff[i]) br_buf_printf(o, "%s.grad,", c->args[i].name);
+        br_buf_puts(o, ")))\"\n");
+        return;
+    }
+    /* NumPy: the forward op first (its errors are grad mode's too) */
+    if (c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
+        br_buf_printf(o, "np.broadcast_to(%s,", x);
+        pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
+        br_buf_puts(o, "); ");
+    } else {
+        br_buf_printf(o, "np.%s(", np_op ? np_op : "add");
+        for (int i = 0; i < nin; i++) br_buf_printf(o, "%s%s", i ? "," : "", c->args[i].name);
+        br_buf_puts(o, "); ");
+    }
+    if (!any) { br_buf_puts(o, "raise TypeError('no floating-point input: nothing to differentiate (B31)')\"\n"); return; }
+    br_buf_puts(o, "st=lambda t,s,l=None:(lambda l,a:t.reshape(s) if not a else np.sum(t,axis=a,keepdims=True).reshape(s))"
+                   "(t.ndim-len(s),tuple(range(t.ndim-len(s)))+tuple(t.ndim-len(s)+i for i,d in enumerate(s) "
+                   "if d==1 and t.shape[t.ndim-len(s)+i]!=1)); ");
+    if (c->op == BCT_MATMUL)
+        br_buf_printf(o, "x2=%s if %s.ndim>1 else %s[None]; y2=%s if %s.ndim>1 else %s[:,None]; "
+                         "g2=grad.reshape(np.broadcast_shapes(x2.shape[:-2],y2.shape[:-2])+(x2.shape[-2],y2.shape[-1])); ",
+                      x, x, x, y, y, y);
+    if (c->op == BCT_MAXIMUM || c->op == BCT_MINIMUM)
+        br_buf_printf(o, "w=np.isnan(%s)|(%s%s%s); ", x, x, c->op == BCT_MAXIMUM ? ">" : "<", y);
+    br_buf_puts(o, "print(repr((");
+    for (int i = w; i < nin; i++) {
+        if (!diff[i]) continue;
+        const char *a = c->args[i].name, *dt = np_dt[c->args[i].dtype];
+        int first = i == w;
+        br_buf_puts(o, "st(");
+        switch (c->op) {
+        case BCT_SUB: br_buf_puts(o, first ? "grad" : "-grad"); break;
+        case BCT_MUL: br_buf_printf(o, "grad*%s", first ? y : x); break;
+        case BCT_DIV: if (first) br_buf_printf(o, "grad/%s", y); else br_buf_printf(o, "-grad*%s/%s**2", x, y); break;
+        case BCT_POW:
+            if (first) br_buf_printf(o, "grad*%s*%s**(%s-1)", y, x, y);
+            else br_buf_printf(o, "grad*%s**%s*np.log(%s)", x, y, x);
+            break;
+        case BCT_MAXIMUM: case BCT_MINIMUM: br_buf_printf(o, "np.where(%sw,grad,np.zeros_like(grad))", first ? "" : "~"); break;
+        case BCT_WHERE: br_buf_printf(o, "np.where(%s%s,grad,np.zeros_like(grad))", first ? "" : "~", c->args[0].name); break;
+        case BCT_MATMUL:
+            if (first) br_buf_puts(o, "g2@np.swapaxes(y2,-1,-2),x2.shape).reshape(x.shape");
+            else br_buf_puts(o, "np.swapaxes(x2,-1,-2)@g2,y2.shape).reshape(y.shape");
+            break;
+        default: br_buf_puts(o, "grad"); break;   /* add, expand, broadcast_to */
+        }
+        if (c->op != BCT_MATMUL) br_buf_printf(o, ",%s.shape", a);
+        br_buf_printf(o, ").astype(np.%s),", dt);
+    }
+    br_buf_puts(o, ")))\"\n");
+}
+
 static void one_liner(br_buf *o, const br_case *c, int torch)
 {
     for (int i = 0; i < c->nargs; i++)
@@ -153,6 +231,7 @@ static void one_liner(br_buf *o, const br_case *c, int torch)
     br_buf_printf(o, "%s: /usr/bin/python3 -c \"import %s; ", torch ? "torch" : "NumPy",
                   torch ? "torch" : "numpy as np");
     for (int i = 0; i < c->nargs; i++) py_arg(o, &c->args[i], torch);
+    if (c->mode == BCT_MODE_GRAD) { grad_one_liner(o, c, torch); return; }
     const char *x = c->nargs > 0 ? c->args[0].name : "", *y = c->nargs > 1 ? c->args[1].name : "";
     br_buf_puts(o, "print(repr(");
     if (c->op == BCT_BROADCAST_SHAPES) {
@@ -198,7 +277,8 @@ void br_show_case(const br_case *c, br_buf *o)
     br_buf_printf(o, "case %s   (%s:%d)\n", c->id, c->file, c->line);
     br_buf_printf(o, "  suite %s; tags: %s; rules: %s; source: %s\n", c->suite, c->tags, c->rules, c->source);
     br_buf_printf(o, "  op %s, mode %s\n", bc_op_name(c->op),
-                  c->mode == BCT_MODE_INPLACE ? "inplace" : c->mode == BCT_MODE_OUT ? "out" : "value");
+                  c->mode == BCT_MODE_INPLACE ? "inplace" : c->mode == BCT_MODE_OUT ? "out"
+                  : c->mode == BCT_MODE_GRAD ? "grad (the last arg is the incoming gradient)" : "value");
     if (c->has_axis) br_buf_printf(o, "  axis %lld\n", (long long)c->axis);
     if (c->target_rank >= 0) { br_buf_puts(o, "  target shape "); pytuple(o, c->target_shape, c->target_rank); br_buf_puts(o, "\n"); }
     for (int i = 0; i < c->nargs; i++) {
@@ -226,9 +306,11 @@ void br_show_case(const br_case *c, br_buf *o)
         if (e->status != BCT_OK) { br_buf_printf(o, "  expect %s: error %s\n", p, bc_status_name(e->status)); continue; }
         char sh[BC_MAX_RANK * 21 + 4];
         br_shape_str(e->shape, e->rank, sh, sizeof sh);
-        br_buf_printf(o, "  expect %s: %s %s, %s", p, e->dtype == BCT_NONE ? "-" : bc_dtype_name(e->dtype), sh,
-                      e->cmp == BR_CMP_EXACT ? "exact" : "ulp");
+        br_buf_printf(o, "  expect %s: %s%s%s %s %s, %s", p, e->grad_arg >= 0 ? "gradient of " : "",
+                      e->grad_arg >= 0 ? c->args[e->grad_arg].name : "", e->grad_arg >= 0 ? ":" : "",
+                      e->dtype == BCT_NONE ? "-" : bc_dtype_name(e->dtype), sh, e->cmp == BR_CMP_EXACT ? "exact" : "ulp");
         if (e->cmp == BR_CMP_ULP) br_buf_printf(o, " %lld", (long long)e->ulp);
+        if (e->abs_tol > 0) br_buf_printf(o, " abs %a", e->abs_tol);
         if (e->data_kind == BR_DATA_DIGEST) br_buf_printf(o, ", digest %016llx\n", (unsigned long long)e->digest);
         else if (e->dtype != BCT_NONE) {
             char vals[2048];
@@ -237,8 +319,13 @@ void br_show_case(const br_case *c, br_buf *o)
         } else br_buf_puts(o, "\n");
     }
     for (int i = 0; i < c->nmsg; i++) br_buf_printf(o, "  message %s\n", c->msg[i]);
-    one_liner(o, c, 0);
-    one_liner(o, c, 1);
+    br_show_one_liners(c, o);
+}
+
+void br_show_one_liners(const br_case *c, br_buf *out)
+{
+    one_liner(out, c, 0);
+    one_liner(out, c, 1);
 }
 
 void br_show_side_by_side(int dtype, const int64_t *shape, int rank, const void *expected,

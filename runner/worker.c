@@ -57,6 +57,7 @@ static struct {
     const br_case *c;
     span in[BR_MAX_ARGS];                     /* the current case's guarded inputs (hi == 0: none) */
     span out, wr;                             /* its output and self/out copy */
+    span grad[BR_MAX_GRADS];                  /* its gradients (grad mode) */
 } W;
 
 /* ---- faults ---- */
@@ -98,6 +99,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
                 ctl->fault_dist = d;
                 return;
             }
+    for (int i = 0; i < BR_MAX_GRADS; i++)
+        if (near_block(W.grad[i], a, pg, &d)) {
+            ctl->fault = BR_FAULT_GRAD;
+            ctl->fault_arg = i;
+            ctl->fault_dist = d;
+            return;
+        }
     if (near_block(W.out, a, pg, &d)) { ctl->fault = BR_FAULT_OUTPUT; ctl->fault_dist = d; }
     else if (near_block(W.wr, a, pg, &d)) { ctl->fault = BR_FAULT_WRITABLE; ctl->fault_dist = d; }
     else if (a >= b + W.iso->small_off && a < b + W.self->size) ctl->fault = BR_FAULT_ARENA;
@@ -223,6 +231,7 @@ static void *alloc_cb(void *ctx, int dtype, int rank, const int64_t *shape)
     r->alloc_calls++;
     const char *why = NULL;
     if (r->alloc_calls > 1) why = "alloc_output called twice";
+    else if (W.c->mode == BCT_MODE_GRAD) why = "alloc_output called in grad mode (gradients come from alloc_grad)";
     else if (dtype != BCT_NONE && (dtype < 0 || dtype >= BCT_DTYPE_COUNT)) why = "invalid dtype";
     else if (rank < 0 || rank > BC_MAX_RANK) why = "rank outside [0, 128]";
     else if (rank > 0 && shape == NULL) why = "NULL shape";
@@ -259,6 +268,53 @@ static void *alloc_cb(void *ctx, int dtype, int rank, const int64_t *shape)
     return NULL;
 }
 
+/* Why a gradient buffer of (dtype, rank, shape) cannot be had, or NULL; its
+ * byte size in *bytes. The same limits as an output's. */
+static const char *grad_refusal(int dtype, int rank, const int64_t *shape, int64_t *bytes)
+{
+    if (dtype != BCT_F32 && dtype != BCT_F64) return "a gradient's dtype is f32 or f64";
+    if (rank < 0 || rank > BC_MAX_RANK) return "rank outside [0, 128]";
+    if (rank > 0 && shape == NULL) return "NULL shape";
+    for (int i = 0; i < rank; i++) if (shape[i] < 0) return "negative extent";
+    int64_t cnt = br_shape_count(shape, rank), cap = br_case_result_bytes(W.c);
+    if (cnt < 0 || br_mul_i64(cnt, bc_dtype_size(dtype), bytes) != 0) return "element count overflows";
+    if (cap < W.iso->cfg.out_cap) cap = W.iso->cfg.out_cap;
+    return *bytes > cap ? "larger than the runner's output cap" : NULL;
+}
+
+/* alloc_grad (BCT_MODE_GRAD): one guarded, zeroed buffer per input, at most
+ * once each. What is asked is recorded as asked; whether that input should
+ * have a gradient at all is the judge's question (an extra gradient). */
+static void *alloc_grad_cb(void *ctx, int k, int dtype, int rank, const int64_t *shape)
+{
+    (void)ctx;
+    br_wres *r = W.res;
+    const char *why = NULL;
+    int64_t bytes = 0, off;
+    if (W.c->mode != BCT_MODE_GRAD) why = "alloc_grad called outside grad mode";
+    else if (k < 0 || k >= W.c->nargs - 1 || k >= BR_MAX_GRADS) why = "alloc_grad for no input of the op";
+    else if (r->grad[k].calls++ > 0) why = "alloc_grad called twice for one input";
+    else why = grad_refusal(dtype, rank, shape, &bytes);
+    if (why == NULL) {
+        char *p = wslot((size_t)bytes, &off);
+        if (p != NULL) {
+            br_wgrad *g = &r->grad[k];
+            g->dtype = dtype;
+            g->rank = rank;
+            if (rank > 0) memcpy(g->shape, shape, (size_t)rank * sizeof *shape);
+            g->off = off;
+            g->bytes = bytes;
+            W.grad[k].lo = (uintptr_t)p;
+            W.grad[k].hi = (uintptr_t)p + (size_t)bytes;
+            return p;
+        }
+        why = "no room in the output arena";
+    }
+    r->grad_bad++;
+    if (r->refuse[0] == '\0') snprintf(r->refuse, sizeof r->refuse, "%s", why);
+    return NULL;
+}
+
 /* The self/out copy for the case's writable arg, or -1 when it does not fit. */
 static int place_writable(const br_case *c, int wi, bct_array *args, br_wres *r)
 {
@@ -283,6 +339,13 @@ static void run_case(int pos)
     memset(r, 0, offsetof(br_wres, out_shape));
     r->message[0] = r->refuse[0] = '\0';
     r->out_off = r->w_off = -1;
+    r->grad_bad = 0;
+    for (int i = 0; i < BR_MAX_GRADS; i++) {
+        r->grad[i].calls = 0;
+        r->grad[i].off = -1;
+        r->grad[i].bytes = 0;
+        W.grad[i].lo = W.grad[i].hi = 0;
+    }
     W.res = r;
     W.out.lo = W.out.hi = W.wr.lo = W.wr.hi = 0;
     bct_array args[BR_MAX_ARGS];
@@ -293,6 +356,7 @@ static void run_case(int pos)
     guard_inputs(c, args, wi);
     W.c = c;
     call.alloc_output = alloc_cb;
+    call.alloc_grad = alloc_grad_cb;
     call.ctx = NULL;
     call.message = r->message;
     call.message_cap = sizeof r->message;
@@ -367,7 +431,9 @@ int br_worker_load(br_iso *I, const char **msg)
     }
     W.t = entry();
     if (W.t == NULL) *msg = BCT_ENTRY_NAME "() returned NULL";
-    else if (W.t->abi_version != BCT_ABI_VERSION) *msg = "unsupported abi_version (runner knows 1)";
+    /* ABI 2 only appended fields: a version-1 descriptor is read up to run */
+    else if (W.t->abi_version != 1 && W.t->abi_version != BCT_ABI_VERSION)
+        *msg = "unsupported abi_version (runner knows 1 and 2)";
     else if (W.t->run == NULL) *msg = "the descriptor has no run function";
     return *msg ? -1 : 0;
 }
@@ -385,8 +451,10 @@ void br_worker_describe(br_target_info *ti)
 {
     snprintf(ti->name, sizeof ti->name, "%s", W.t->name ? W.t->name : "");
     snprintf(ti->version, sizeof ti->version, "%s", W.t->version ? W.t->version : "");
+    ti->abi_version = W.t->abi_version;
     ti->profile = W.t->profile;
     ti->ops = W.t->ops;
+    ti->grad_ops = W.t->abi_version >= 2 ? W.t->grad_ops : 0;   /* never read past a v1 descriptor */
     ti->dtypes = W.t->dtypes;
     ti->max_rank = W.t->max_rank;
     ti->flags = W.t->flags;

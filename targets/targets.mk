@@ -25,6 +25,13 @@
 #                        512 MiB per call, an 8 GiB malloc (tests/hardening/)
 #   needs_arg            init() wants --target-arg magic
 #   bad_abi / no_entry   abi_version 99 / no bcast_target_v1                -> exit 2
+# Grad mode (tests/runner/grad.sh, on tests/runner/fixtures/grad):
+#   grad_not_reduced     add: gradients keep the result's shape (no sum_to_size) -> fail, not reduced
+#   grad_drops_ones      mul: stretched size-1 dims dropped, not kept           -> fail, ones dropped
+#   grad_averaged        sub: a mean over the stretched dims, not a sum         -> fail, averaged
+#   grad_missing_y       maximum: y's gradient never handed back               -> fail, y missing
+#   grad_overrun         div: one element past x's gradient                     -> violation (guard page)
+#   abi_v1               an ABI-1 descriptor ending at a guard page: loads, grad cases skipped
 
 TGT_DIR     := $(BUILD)/targets
 # Static libraries stay private to each .so: ref linked into a target must not
@@ -37,10 +44,11 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   hostile_sigbus hostile_oob_page hostile_self_partial \
                   hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
                   hostile_leak hostile_bigalloc assert_abort read_past_input \
-                  needs_arg bad_abi no_entry
+                  needs_arg bad_abi no_entry \
+                  grad_not_reduced grad_drops_ones grad_averaged grad_missing_y grad_overrun abi_v1
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
 TGT_CXX_TESTS  := cxx_mangled cxx_guarded
-TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so $(TGT_CXX_TESTS:%=$(TGT_DIR)/test/%.so)
+TGT_TEST_SOS   := $(TGT_BROKEN:%=$(TGT_DIR)/test/%.so) $(TGT_DIR)/test/tiny.so $(TGT_DIR)/test/tiny_grad.so $(TGT_CXX_TESTS:%=$(TGT_DIR)/test/%.so)
 CXX ?= c++
 
 $(TGT_DIR)/ref.so: $(TGT_REF_OBJ) $(REF_LIB)
@@ -70,11 +78,23 @@ $(TGT_DIR)/test/tiny.so: $(BUILD)/targets/tiny/tiny_target.c include/bcast_targe
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC $(TGT_LDFLAGS) -o $@ $< $(EXTRA_LDFLAGS)
 
+# The doc's adapter with gradients: the ```c block whose first line names tiny_grad_target.c.
+$(BUILD)/targets/tiny/tiny_grad_target.c: docs/target-abi.md
+	@mkdir -p $(dir $@)
+	awk '/^```c$$/ { inblk = 1; buf = ""; hit = 0; n = 0; next } /^```$$/ && inblk { if (hit) out = buf; inblk = 0; next } inblk { if (n++ == 0 && index($$0, "tiny_grad_target.c")) hit = 1; buf = buf $$0 "\n" } END { printf "%s", out }' $< > $@.tmp
+	@test -s $@.tmp || { echo "docs/target-abi.md: no \`\`\`c block opening with tiny_grad_target.c" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+$(TGT_DIR)/test/tiny_grad.so: $(BUILD)/targets/tiny/tiny_grad_target.c include/bcast_target.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC $(TGT_LDFLAGS) -o $@ $< $(EXTRA_LDFLAGS)
+
 ALL_TARGETS += $(TGT_DIR)/ref.so
 test: $(TGT_TEST_SOS)
 
 # One quoted word: tests/run-tests.sh runs each argument as one command.
 TESTS += "sh tests/runner/e2e.sh $(BUILD)"
+TESTS += "sh tests/runner/grad.sh $(BUILD)"
 
 test-targets: $(TGT_DIR)/ref.so $(TGT_TEST_SOS)
 targets-and-tests: all test-targets

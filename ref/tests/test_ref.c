@@ -914,6 +914,37 @@ static void test_axis_add_values(void)
     CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_AXIS);
 }
 
+/* B7/B10 with B19: the rule reshapes (axis_add) or broadcasts (uni_add) y to
+ * x's rank before np.add, so a 0-d y promotes like an array there: i16 x +
+ * 0-d i64 y is i64 (np.add(x, y.reshape(1)) in NumPy 1.24), not i16. */
+static void test_rule_ops_promote_y_at_x_rank(void)
+{
+    int16_t x[2] = { 1, 2 };
+    int64_t y[1] = { 5 };
+    for (int op = BCT_AXIS_ADD; op <= BCT_UNI_ADD; op++)
+        for (int p = BCT_PROFILE_NUMPY; p <= BCT_PROFILE_TORCH; p++) {
+            operand ops[2] = { mk(BCT_I16, "(2,)", x), mk(BCT_I64, "()", y) };
+            bct_array args[2];
+            bct_call call;
+            static result r;
+            for (int i = 0; i < 2; i++) { args[i] = ops[i].a; args[i].shape = ops[i].shape; args[i].strides = ops[i].strides; }
+            memset(&call, 0, sizeof call);
+            memset(&r, 0, sizeof r);
+            call.op = op;
+            call.profile = p;
+            call.nargs = 2;
+            call.args = args;
+            call.axis = -1;
+            call.alloc_output = grab;
+            call.ctx = &r;
+            CHECK_EQ_I64(bc_eval(&call, NULL), BCT_OK);
+            CHECK_EQ_I64(r.dtype, BCT_I64);
+        }
+    /* a plain add keeps NumPy's value-based rule: the 0-d i64 5 fits i16 */
+    result r = run2(BCT_ADD, BCT_PROFILE_NUMPY, mk(BCT_I16, "(2,)", x), mk(BCT_I64, "()", y));
+    CHECK_EQ_I64(r.dtype, BCT_I16);
+}
+
 /* B4 through the kernel: where broadcasts cond, x and y together. */
 static void test_where_values(void)
 {
@@ -1054,6 +1085,146 @@ static void test_torch_matmul_checks_batch_first(void)
     CHECK_EQ_I64(r.status, BCT_ERR_MATMUL_CORE);
 }
 
+/* B18/B19: an empty torch matmul of mixed dtypes runs no kernel, so nothing
+ * refuses the mix; the result keeps the dtype of the operand torch's dispatch
+ * makes mm/mv/bmm's self (x i8, y i32 here, as measured in torch 1.13). */
+static void test_torch_empty_matmul_dtype(void)
+{
+    static int8_t a[64];
+    static int32_t b[64];
+    static const struct { const char *x, *y; int want; } t[] = {
+        { "(0,)", "(0,4)", BCT_I8 },          /* 1-D x: mm of x unsqueezed */
+        { "(2,)", "(2,2,0)", BCT_I8 },        /* 1-D x against a batch: mv with x the vector */
+        { "(3,0)", "(0,)", BCT_I32 },         /* mv: the vector's */
+        { "(2,3,0)", "(0,)", BCT_I32 },
+        { "(3,0)", "(0,4)", BCT_I8 },         /* mm */
+        { "(2,3,0)", "(0,4)", BCT_I8 },       /* x folded, mm */
+        { "(3,0)", "(2,0,4)", BCT_I32 },      /* y folded transposed: y is mm's self */
+        { "(1,1,4,0)", "(1,1,0,1)", BCT_I32 }, /* bmm */
+        { "(2,0,2)", "(2,2,4)", BCT_I32 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        result r = run2(BCT_MATMUL, BCT_PROFILE_TORCH, mk(BCT_I8, t[i].x, a), mk(BCT_I32, t[i].y, b));
+        CHECK_EQ_I64(r.status, BCT_OK);
+        if (r.dtype != t[i].want) fprintf(stderr, "  %s @ %s\n", t[i].x, t[i].y);
+        CHECK_EQ_I64(r.dtype, t[i].want);
+    }
+    /* a non-empty mix is refused in the kernel; NumPy promotes */
+    result r = run2(BCT_MATMUL, BCT_PROFILE_TORCH, mk(BCT_I8, "(2,3,2)", a), mk(BCT_I32, "(2,2,4)", b));
+    CHECK_EQ_I64(r.status, BCT_ERR_DTYPE);
+    r = run2(BCT_MATMUL, BCT_PROFILE_NUMPY, mk(BCT_I8, "(2,3,0)", a), mk(BCT_I32, "(2,0,4)", b));
+    CHECK_EQ_I64(r.dtype, BCT_I32);
+}
+
+/* B9: an empty self with a stride-0 dim overlaps nothing in torch (an empty
+ * tensor counts as contiguous there: add_ on as_strided(zeros(6), (0,2,3),
+ * (1,0,1)) succeeds in torch 1.13); NumPy refuses the read-only view. */
+static void test_empty_self_never_overlaps_in_torch(void)
+{
+    static float s[6];
+    operand ops[2] = { mk(BCT_F32, "(0,2,3)", s), mk(BCT_F32, "(0,2,3)", s) };
+    ops[0].strides[1] = 0;
+    result r = run(BCT_ADD, BCT_MODE_INPLACE, BCT_PROFILE_TORCH, ops, 2);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    r = run(BCT_ADD, BCT_MODE_INPLACE, BCT_PROFILE_NUMPY, ops, 2);
+    CHECK_EQ_I64(r.status, BCT_ERR_OVERLAP);
+    ops[0] = mk(BCT_F32, "(2,3)", s);    /* not empty: torch refuses too */
+    ops[1] = mk(BCT_F32, "(2,3)", s);
+    ops[0].strides[0] = 0;
+    r = run(BCT_ADD, BCT_MODE_INPLACE, BCT_PROFILE_TORCH, ops, 2);
+    CHECK_EQ_I64(r.status, BCT_ERR_OVERLAP);
+}
+
+/* B19: NumPy's value-based casting makes u8 with a 0-d integer above 255 an
+ * unsigned loop wider than u8 (u16, u32, u64). No result of bcast's eight
+ * dtypes has it (value mode: dtype), but in-place and out= cast into their
+ * destination (NumPy 1.24: s = array([7,7], u8); s += 300 gives [51, 51];
+ * subtract(u8 [1,2,3], 300, out=f64) gives 65237, 65238, 65239;
+ * subtract(u8 [1,2,3], 70000, out=i32) gives -69999 ...; with 2**40 and
+ * out=f32, 1.8446743e19). */
+static void test_numpy_wide_unsigned_loops(void)
+{
+    uint8_t s[2] = { 7, 7 }, u[3] = { 1, 2, 3 };
+    int64_t big[3] = { 300, 70000, (int64_t)1 << 40 };
+    double of[3];
+    int32_t oi[3];
+    float o32[3];
+    operand ip[2] = { mk(BCT_U8, "(2,)", s), mk(BCT_I64, "()", &big[0]) };
+    result r = run(BCT_ADD, BCT_MODE_INPLACE, BCT_PROFILE_NUMPY, ip, 2);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(s[0] == 51 && s[1] == 51);
+    operand o1[3] = { mk(BCT_U8, "(3,)", u), mk(BCT_I64, "()", &big[0]), mk(BCT_F64, "(3,)", of) };
+    CHECK_EQ_I64(run(BCT_SUB, BCT_MODE_OUT, BCT_PROFILE_NUMPY, o1, 3).status, BCT_OK);
+    CHECK(of[0] == 65237.0 && of[2] == 65239.0);
+    operand o2[3] = { mk(BCT_U8, "(3,)", u), mk(BCT_I64, "()", &big[1]), mk(BCT_I32, "(3,)", oi) };
+    CHECK_EQ_I64(run(BCT_SUB, BCT_MODE_OUT, BCT_PROFILE_NUMPY, o2, 3).status, BCT_OK);
+    CHECK(oi[0] == -69999 && oi[2] == -69997);
+    operand o3[3] = { mk(BCT_U8, "(3,)", u), mk(BCT_I64, "()", &big[2]), mk(BCT_F32, "(3,)", o32) };
+    CHECK_EQ_I64(run(BCT_SUB, BCT_MODE_OUT, BCT_PROFILE_NUMPY, o3, 3).status, BCT_OK);
+    CHECK(o32[0] == (float)(UINT64_C(1) - (UINT64_C(1) << 40)));
+    r = run2(BCT_SUB, BCT_PROFILE_NUMPY, mk(BCT_U8, "(3,)", u), mk(BCT_I64, "()", &big[0]));
+    CHECK_EQ_I64(r.status, BCT_ERR_DTYPE);   /* no u16 result in value mode */
+    /* the ops NumPy resolves by a linear loop search stop at the first signed
+     * type that holds the value: u8 & 300 is i16, u8 % 70000 is i32 */
+    r = run2(BCT_BITWISE_AND, BCT_PROFILE_NUMPY, mk(BCT_U8, "(3,)", u), mk(BCT_I64, "()", &big[0]));
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK_EQ_I64(r.dtype, BCT_I16);
+    r = run2(BCT_REMAINDER, BCT_PROFILE_NUMPY, mk(BCT_I64, "()", &big[1]), mk(BCT_U8, "(3,)", u));
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK_EQ_I64(r.dtype, BCT_I32);
+}
+
+/* B19: NumPy's min_scalar_type puts NaN and both infinities in float16, so a
+ * 0-d f64 -inf or inf against an f32 array promotes to f32 (NumPy 1.24:
+ * np.power(np.array(-np.inf), np.zeros((1,1), np.float32)).dtype is
+ * float32); a finite 1e300 still needs f64. */
+static void test_numpy_infinite_scalar_is_float16(void)
+{
+    double v[3] = { -INFINITY, INFINITY, 1e300 };
+    float a[1] = { 0 };
+    for (int i = 0; i < 3; i++) {
+        result r = run2(BCT_POW, BCT_PROFILE_NUMPY, mk(BCT_F64, "()", &v[i]), mk(BCT_F32, "(1,1)", a));
+        CHECK_EQ_I64(r.status, BCT_OK);
+        CHECK_EQ_I64(r.dtype, i < 2 ? BCT_F32 : BCT_F64);
+    }
+}
+
+/* B5/B15: NumPy's broadcast_to refuses a negative entry first, then a target
+ * above 32 dims, then a shape that does not broadcast (NumPy 1.24:
+ * broadcast_to(zeros((4,1,3)), (1,)*40 + (5,1,3)) says "maximum supported
+ * dimension for an ndarray is 32, found 43"). */
+static void test_numpy_broadcast_to_checks_rank_before_shapes(void)
+{
+    static uint8_t x[12];
+    int64_t to[44];
+    operand o = mk(BCT_U8, "(4,1,3)", x);
+    bct_array arg = o.a;
+    bct_call call;
+    static result r;
+    arg.shape = o.shape;
+    arg.strides = o.strides;
+    for (int i = 0; i < 40; i++) to[i] = 1;
+    to[40] = 5; to[41] = 1; to[42] = 3;
+    memset(&call, 0, sizeof call);
+    call.op = BCT_BROADCAST_TO;
+    call.nargs = 1;
+    call.args = &arg;
+    call.target_rank = 43;
+    call.target_shape = to;
+    call.alloc_output = grab;
+    call.ctx = &r;
+    call.profile = BCT_PROFILE_NUMPY;
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_RANK_LIMIT);
+    to[0] = -1;                                   /* a negative entry comes first */
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_INVALID_SHAPE);
+    to[0] = 1;
+    call.target_rank = 3;                         /* (1,1,1): 32 dims or fewer, the shapes decide */
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_NOT_BROADCASTABLE);
+    call.profile = BCT_PROFILE_TORCH;             /* torch has no such limit: the mismatch */
+    call.target_rank = 43;
+    CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_NOT_BROADCASTABLE);
+}
+
 /* B5/B6: torch.broadcast_to is expand, so -1 keeps a dim there; NumPy's
  * broadcast_to refuses negative entries. */
 static void test_torch_broadcast_to_accepts_minus_one(void)
@@ -1083,6 +1254,22 @@ static void test_torch_broadcast_to_accepts_minus_one(void)
     CHECK(memcmp(r.data, want, sizeof want) == 0);
     to[0] = -1;                                   /* -1 on a new leading dim: still refused */
     CHECK_EQ_I64(bc_eval(&call, NULL), BCT_ERR_INVALID_SHAPE);
+}
+
+/* B6: expand checks its sizes from the last dim backwards, as torch does, so
+ * of two faults the rightmost is the one reported (torch 1.13:
+ * zeros(1,30).expand(-2,27) says 27 must match 30; expand(-2,30) and
+ * zeros(5).expand(-1,-2) fail on the negative size). */
+static void test_expand_checks_right_to_left(void)
+{
+    CHECK_STREQ(expand("(1,30)", "(-2,27)"), "error:not-broadcastable");
+    CHECK_STREQ(expand("(1,30)", "(-2,30)"), "error:invalid-shape");
+    CHECK_STREQ(expand("(5,)", "(-1,-2)"), "error:invalid-shape");
+    CHECK_STREQ(expand("(5,)", "(-1,3)"), "error:not-broadcastable");
+    CHECK_STREQ(expand("(2,30)", "(-2,30)"), "error:invalid-shape");
+    CHECK_STREQ(expand("(1,30)", "(-2,30,1)"), "error:not-broadcastable");
+    CHECK_STREQ(expand("(3,1)", "(-1,4)"), "(3,4)");
+    CHECK_STREQ(expand("(3,)", "(2,-1)"), "(2,3)");
 }
 
 /* Bad calls get a clear error, not a crash. */
@@ -1143,6 +1330,13 @@ int main(void)
     RUN(test_broadcast_shapes_any_operand_count);
     RUN(test_numpy_byte_size_overflow);
     RUN(test_torch_matmul_checks_batch_first);
+    RUN(test_torch_empty_matmul_dtype);
+    RUN(test_expand_checks_right_to_left);
+    RUN(test_rule_ops_promote_y_at_x_rank);
+    RUN(test_empty_self_never_overlaps_in_torch);
+    RUN(test_numpy_wide_unsigned_loops);
+    RUN(test_numpy_infinite_scalar_is_float16);
+    RUN(test_numpy_broadcast_to_checks_rank_before_shapes);
     RUN(test_torch_broadcast_to_accepts_minus_one);
     RUN(test_bad_calls);
     return check_summary();

@@ -94,3 +94,52 @@ int bk_correct(const bct_call *call)
     bc_error err;
     return bc_eval(call, &err);
 }
+
+/* alloc_grad for the private run: one calloc'd buffer per input. */
+static void *private_grad(void *ctx, int k, int dtype, int rank, const int64_t *shape)
+{
+    bk_grads *g = ctx;
+    int64_t n = bk_count(rank, shape);
+    if (k < 0 || k >= BK_MAXG || g->have[k] || n < 0 || (dtype != BCT_F32 && dtype != BCT_F64) ||
+        (uint64_t)n > BK_PRIVATE_CAP / 8)
+        return NULL;
+    g->bytes[k] = (size_t)n * (size_t)bc_dtype_size(dtype);
+    g->data[k] = calloc(g->bytes[k] ? g->bytes[k] : 1, 1);
+    if (g->data[k] == NULL) return NULL;
+    g->have[k] = 1;
+    g->dtype[k] = dtype;
+    g->rank[k] = rank;
+    if (rank > 0) memcpy(g->shape[k], shape, (size_t)rank * sizeof shape[0]);
+    return g->data[k];
+}
+
+int bk_grad_private(const bct_call *call, bk_grads *g)
+{
+    memset(g, 0, sizeof *g);
+    bct_call priv = *call;
+    priv.alloc_grad = private_grad;
+    priv.ctx = g;
+    bc_error err;
+    return bc_eval(&priv, &err);
+}
+
+void bk_grads_free(bk_grads *g)
+{
+    for (int k = 0; k < BK_MAXG; k++) free(g->data[k]);
+    memset(g, 0, sizeof *g);
+}
+
+void *bk_emit_grad(const bct_call *call, int k, int dtype, int rank, const int64_t *shape,
+                   const void *src, size_t n)
+{
+    void *out = call->alloc_grad(call->ctx, k, dtype, rank, shape);
+    if (out == NULL) {
+        bk_message(call, "the runner refused a gradient buffer");
+        return NULL;
+    }
+    int64_t count = bk_count(rank, shape);
+    size_t want = count > 0 ? (size_t)count * (size_t)bc_dtype_size(dtype) : 0;
+    if (n > want) n = want;
+    if (n > 0) memcpy(out, src, n);
+    return out;
+}

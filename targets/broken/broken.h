@@ -48,6 +48,28 @@ void bk_message(const bct_call *call, const char *fmt, ...)
 #endif
     ;
 
+/* Grad mode: ref's gradients computed into private memory (one per input
+ * index, have[k] set when ref asked for it), so a broken target can damage
+ * them (shape, values) before handing them to the runner. */
+#define BK_MAXG 3
+typedef struct bk_grads {
+    int have[BK_MAXG], dtype[BK_MAXG], rank[BK_MAXG];
+    int64_t shape[BK_MAXG][BC_MAX_RANK];
+    unsigned char *data[BK_MAXG];   /* malloc'd */
+    size_t bytes[BK_MAXG];
+} bk_grads;
+
+/* Runs a grad-mode call on ref with a private alloc_grad. Returns ref's
+ * status; on BCT_OK g holds the gradients. Always pair with bk_grads_free. */
+int bk_grad_private(const bct_call *call, bk_grads *g);
+void bk_grads_free(bk_grads *g);
+
+/* Asks the runner for input k's gradient buffer of (rank, shape) with g's
+ * dtype and copies as many of src's bytes (n of them) as fit. The runner's
+ * buffer, or NULL (and a message). */
+void *bk_emit_grad(const bct_call *call, int k, int dtype, int rank, const int64_t *shape,
+                   const void *src, size_t n);
+
 #define BK_ALL_OPS ((UINT64_C(1) << BCT_OP_COUNT) - 1)
 #define BK_ALL_DTYPES ((UINT32_C(1) << BCT_DTYPE_COUNT) - 1)
 #define BK_ALL_FLAGS (BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT)
@@ -57,7 +79,8 @@ void bk_message(const bct_call *call, const char *fmt, ...)
 #define BK_TARGET(tname, runfn)                                              \
     static const bct_target bk_descriptor = {                               \
         BCT_ABI_VERSION, tname, BCAST_VERSION, BCT_PROFILE_NUMPY,           \
-        BK_ALL_OPS, BK_ALL_DTYPES, BC_MAX_RANK, BK_ALL_FLAGS, NULL, runfn   \
+        BK_ALL_OPS, BK_ALL_DTYPES, BC_MAX_RANK, BK_ALL_FLAGS, NULL, runfn,  \
+        BC_GRAD_OPS                                                         \
     };                                                                      \
     const bct_target *bcast_target_v1(void);                                \
     const bct_target *bcast_target_v1(void) { return &bk_descriptor; }

@@ -20,7 +20,7 @@ int run(const bct_call *call)
 
 const bct_target descriptor = {
     BCT_ABI_VERSION, "cxx-guarded", "1.0", BCT_PROFILE_NUMPY,
-    UINT64_C(1) << BCT_ADD, 1u << BCT_F32, 0, BCT_CAP_STRIDED, nullptr, run,
+    UINT64_C(1) << BCT_ADD, 1u << BCT_F32, 0, BCT_CAP_STRIDED, nullptr, run, 0,
 };
 
 } // namespace

@@ -27,7 +27,7 @@ static int run(const bct_call *call)
 
 static const bct_target descriptor = {
     BCT_ABI_VERSION, "needs-arg", BCAST_VERSION, BCT_PROFILE_NUMPY,
-    BK_ALL_OPS, BK_ALL_DTYPES, BC_MAX_RANK, BK_ALL_FLAGS, init, run
+    BK_ALL_OPS, BK_ALL_DTYPES, BC_MAX_RANK, BK_ALL_FLAGS, init, run, 0
 };
 
 const bct_target *bcast_target_v1(void);

@@ -146,6 +146,17 @@ function replyWrote(dtype, shape, data) {
   return Buffer.concat([Buffer.from(`wrote ${dtype} ${fmtShape(shape)} ${data.length}\n`, 'latin1'), data]);
 }
 
+// Grad mode (docs/pipe-protocol.md, "Gradients"): grads is a list of
+// { index, dtype, shape, data } (data: C-order little-endian bytes), one per
+// input the library differentiated, as the library gave it.
+function replyGrads(grads) {
+  const parts = [Buffer.from(`grads ${grads.length}\n`, 'latin1')];
+  for (const g of grads) {
+    parts.push(Buffer.from(`grad ${g.index} ${g.dtype} ${fmtShape(g.shape)} ${g.data.length}\n`, 'latin1'), g.data);
+  }
+  return Buffer.concat(parts);
+}
+
 // One printable ASCII line: text's lines joined, whitespace collapsed,
 // anything else as '?' (a library's multi-line message keeps its details).
 function oneLine(text) {
@@ -201,7 +212,7 @@ function takeCase(buf) {
   return { c, used: pos };
 }
 
-// Announces hello = { name, version, profile, ops, dtypes, maxRank, flags },
+// Announces hello = { name, version, profile, ops, dtypes, maxRank, flags, gradOps },
 // then answers cases one at a time until stdin ends (exit 0). handler(c)
 // returns the reply's bytes or a Promise of them; the next case is read only
 // after the reply is written. An exception escaping the handler is a bridge
@@ -209,7 +220,9 @@ function takeCase(buf) {
 function serve(hello, handler) {
   process.stdout.write(['bcast-pipe 1', 'name ' + hello.name, 'version ' + hello.version,
     'profile ' + hello.profile, 'ops ' + hello.ops.join(' '), 'dtypes ' + hello.dtypes.join(' '),
-    'max_rank ' + (hello.maxRank || 0), 'flags ' + (hello.flags || []).join(' '), 'ready', ''].join('\n'));
+    'max_rank ' + (hello.maxRank || 0), 'flags ' + (hello.flags || []).join(' '),
+    ...(hello.gradOps && hello.gradOps.length ? ['grad_ops ' + hello.gradOps.join(' ')] : []),
+    'ready', ''].join('\n'));
   let buf = Buffer.alloc(0);
   let busy = false;
   let ended = false;
@@ -240,5 +253,5 @@ function serve(hello, handler) {
 
 module.exports = {
   NAMES, TYPED, fail, requireLibrary, parseShape, fmtShape, elementCount, isContiguous, dense, nested,
-  bytesOf, replyOk, replyShape, replyWrote, replyError, replyException, oneLine, serve,
+  bytesOf, replyOk, replyShape, replyWrote, replyGrads, replyError, replyException, oneLine, serve,
 };

@@ -434,6 +434,7 @@ const bct_target descriptor = {
     BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT,
     torch_init,
     torch_run,
+    0,   /* grad_ops: no gradients yet (ABI 2) */
 };
 
 } // namespace

@@ -307,10 +307,14 @@ static int handshake(char *err, size_t cap)
                 return -1;
             }
             descriptor.max_rank = (int)v;
-        } else if (strcmp(line, "ops") == 0 || strcmp(line, "dtypes") == 0 || strcmp(line, "flags") == 0) {
+        } else if (strcmp(line, "ops") == 0 || strcmp(line, "dtypes") == 0 || strcmp(line, "flags") == 0 ||
+                   strcmp(line, "grad_ops") == 0) {
             for (char *tok = strtok(rest, " "); tok != NULL; tok = strtok(NULL, " ")) {
                 int v;
-                if (line[0] == 'o') {
+                if (line[0] == 'g') {   /* grad_ops: the ops whose gradients the bridge returns */
+                    if ((v = bc_op_from_name(tok)) < 0) { snprintf(err, cap, "unknown op '%s'", tok); return -1; }
+                    descriptor.grad_ops |= UINT64_C(1) << v;
+                } else if (line[0] == 'o') {
                     if ((v = bc_op_from_name(tok)) < 0) { snprintf(err, cap, "unknown op '%s'", tok); return -1; }
                     descriptor.ops |= UINT64_C(1) << v;
                 } else if (line[0] == 'd') {
@@ -364,6 +368,7 @@ static int pipe_init(const char *arg)
         goto fail;
     }
     descriptor.ops = 0;
+    descriptor.grad_ops = 0;
     descriptor.dtypes = 0;
     descriptor.flags = 0;
     descriptor.max_rank = 0;
@@ -400,7 +405,7 @@ static void span(const bct_array *a, int64_t *lo, int64_t *n)
 
 static int build_request(const bct_call *call)
 {
-    static const char *modes[] = { "value", "inplace", "out" };
+    static const char *modes[] = { "value", "inplace", "out", "grad" };
     B.olen = 0;
     if (out_printf("case %s %s %s %d %lld ", bc_op_name(call->op), modes[call->mode],
                    bc_profile_name(call->profile), call->nargs, (long long)call->axis) != 0)
@@ -485,6 +490,51 @@ static int64_t count(int rank, const int64_t *shape)
     return n;
 }
 
+/* Grad mode: after `grads N`, N gradients `grad INDEX DTYPE SHAPE NBYTES` +
+ * bytes, each handed to alloc_grad for input INDEX as the bridge gave it (the
+ * runner judges which inputs should have one, and their shapes). */
+static int read_grads(const bct_call *call, const char *text)
+{
+    char *end, what[200];
+    long n = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || n < 0 || n > call->nargs) {
+        snprintf(what, sizeof what, "malformed 'grads %.40s'", text);
+        bridge_lost(call, what);
+    }
+    for (long i = 0; i < n; i++) {
+        int toolong, rank, k;
+        int64_t shape[BC_MAX_RANK];
+        char dt[32], shp[4096];
+        long long nbytes;
+        char *line = read_line(&toolong);
+        if (line == NULL) bridge_lost(call, toolong ? "reply line too long" : "reply cut short inside grads");
+        if (sscanf(line, "grad %d %31s %4095s %lld", &k, dt, shp, &nbytes) != 4 || parse_shape(shp, &rank, shape) != 0 ||
+            nbytes < 0 || k < 0 || k >= call->nargs - 1) {
+            snprintf(what, sizeof what, "malformed gradient line '%.60s'", line);
+            bridge_lost(call, what);
+        }
+        int dtype = bc_dtype_from_name(dt);
+        int64_t cnt = count(rank, shape);
+        if (dtype < 0 || dtype >= BCT_DTYPE_COUNT || cnt < 0 || cnt > INT64_MAX / bc_dtype_size(dtype) ||
+            cnt * bc_dtype_size(dtype) != nbytes) {
+            snprintf(what, sizeof what, "gradient '%.60s': byte count does not match dtype and shape", line);
+            bridge_lost(call, what);
+        }
+        void *dst = call->alloc_grad(call->ctx, k, dtype, rank, shape);
+        if (read_exact((char *)dst, (size_t)nbytes) != 0) bridge_lost(call, "gradient data cut short");
+        if (dst == NULL) {
+            snprintf(call->message, call->message_cap, "the runner refused a gradient of %s %s for input %d", dt, shp, k);
+            for (long j = i + 1; j < n; j++) {   /* drain the rest of the reply */
+                if ((line = read_line(&toolong)) == NULL || sscanf(line, "grad %*d %*s %*s %lld", &nbytes) != 1 ||
+                    nbytes < 0 || read_exact(NULL, (size_t)nbytes) != 0)
+                    bridge_lost(call, "malformed gradient while draining");
+            }
+            return BCT_ERR_OTHER;
+        }
+    }
+    return BCT_OK;
+}
+
 /* Reads one reply. `ok` results go to alloc_output (value mode, or an out= the
  * library resized) or through self's/out's strides; `wrote` (before an error)
  * puts back what a failed in-place op left in self, so B22 is judged on the
@@ -510,6 +560,7 @@ static int read_reply(const bct_call *call)
             snprintf(call->message, call->message_cap, "%s", msg ? msg : "");
             return st;
         }
+        if (call->mode == BCT_MODE_GRAD && strncmp(line, "grads ", 6) == 0) return read_grads(call, line + 6);
         char dt[32], shp[4096];
         long long nbytes;
         int wrote = strncmp(line, "wrote ", 6) == 0;

@@ -34,6 +34,7 @@ static const bct_target ref_descriptor = {
     .flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT,
     .init = NULL,
     .run = ref_run,
+    .grad_ops = BC_GRAD_OPS,   /* every op ref differentiates (B23-B31) */
 };
 
 const bct_target *bcast_target_v1(void);

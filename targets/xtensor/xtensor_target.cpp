@@ -340,6 +340,7 @@ const bct_target descriptor = {
     BCT_CAP_STRIDED | BCT_CAP_INPLACE,
     nullptr,
     xt_run,
+    0,   /* grad_ops: xtensor has no autodiff */
 };
 
 } // namespace

@@ -10,7 +10,7 @@ HARD_ASAN := $(if $(findstring sanitize=address,$(EXTRA_CFLAGS) $(EXTRA_LDFLAGS)
 TESTS += "HARD_ASAN=$(HARD_ASAN) sh tests/hardening/malformed.sh $(BUILD)"
 TESTS += "HARD_ASAN=$(HARD_ASAN) sh tests/hardening/runtime.sh $(BUILD)"
 
-valgrind: $(RUNNER_BIN) $(RUNNER_TEST) $(REF_TEST) $(TGT_DIR)/ref.so
+valgrind: $(RUNNER_BIN) $(RUNNER_TEST) $(REF_TEST) $(EXPLORE_TEST) $(TGT_DIR)/ref.so $(TGT_DIR)/test/wrong_shape.so $(TGT_DIR)/test/read_past_input.so $(TGT_DIR)/test/ignores_zero_size.so
 	sh tests/hardening/valgrind.sh $(BUILD)
 
 .PHONY: valgrind

@@ -52,8 +52,34 @@ test_runner_clean() {
     logs_clean "$TMP/tr"
 }
 
+explore_and_shrink_clean() {
+    # explore (generation, live sets, judging, shrinking the findings) on a
+    # broken target, and shrink on its fixture case: every process clean.
+    mkdir -p "$TMP/ex"
+    BCAST_RUN_EXIT_GRACE=300 $VG --log-file="$TMP/ex/vg.%p.log" "$RUN" explore --target "$BUILD/targets/test/wrong_shape.so" \
+        --cases 1500 --jobs 2 --emit "$TMP/ex.cases" >"$TMP/ex.out" 2>&1; vrc=$?
+    [ "$vrc" -eq 1 ] || fail "bcast-run explore under valgrind: exit $vrc (1 expected): $(tail -n 1 "$TMP/ex.out")"
+    BCAST_RUN_EXIT_GRACE=300 $VG --log-file="$TMP/ex/vg.%p.log" "$RUN" shrink 'binary/add/i32/(2,1)x(3,)' \
+        --target "$BUILD/targets/test/wrong_shape.so" tests/runner/fixtures/basic >"$TMP/sh.out" 2>&1; vrc=$?
+    [ "$vrc" -eq 0 ] || fail "bcast-run shrink under valgrind: exit $vrc: $(tail -n 1 "$TMP/sh.out")"
+    echo "  explore: $(tail -n 1 "$TMP/ex.out"); shrink: $(grep -c '^case ' "$TMP/sh.out") case; $(ls "$TMP/ex" | wc -l) processes"
+    logs_clean "$TMP/ex"
+}
+
+test_explore_clean() {
+    mkdir -p "$TMP/te"
+    # guard pages do not fault under valgrind: the test that needs them skips itself
+    BCAST_UNDER_VALGRIND=1 BCAST_RUN_EXIT_GRACE=300 $VG --log-file="$TMP/te/vg.%p.log" "$BUILD/test-explore" \
+        >"$TMP/te.out" 2>&1; vrc=$?
+    [ "$vrc" -eq 0 ] || fail "test-explore under valgrind: exit $vrc: $(tail -n 1 "$TMP/te.out")"
+    echo "  test-explore: $(tail -n 1 "$TMP/te.out")"
+    logs_clean "$TMP/te"
+}
+
 command -v "$VALGRIND" >/dev/null 2>&1 || { echo "SKIP valgrind: not installed (apt-get install valgrind)"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 t runner_sample_clean
 t test_ref_clean
 t test_runner_clean
+t explore_and_shrink_clean
+t test_explore_clean
 finish

@@ -23,7 +23,12 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXTRA = ["ops/maximum/f32/values", "ops/minimum/f64/values", "ops/remainder/f32/values", "ops/div/f64/values",
-         "ops/sub/f32/values", "ops/pow/f64/values", "ops/floor_divide/f32/values"]
+         "ops/sub/f32/values", "ops/pow/f64/values", "ops/floor_divide/f32/values",
+         # grad mode: each op's formula and autograd one-liner, the ties and the singular points
+         "grad/div/f32/(2,1)x(3,)", "grad/pow/f64/(3,)x(2,1)", "grad/maximum/f64/(2,1,1)x(3,)",
+         "grad/where/f64/(2,1)x(3,)x()", "grad/matmul/f32/(2,1,2,3)x(3,4)", "grad/expand/f32/(3,1)->(2,3,3)",
+         "grad/ties/maximum/f64/ties/(2,1)x(3,)", "grad/singular/pow/f64/x-stretched/y=0.0",
+         "grad/dtypes/mul/i32,f32/(2,3)x(3,)"]
 
 
 def read_cases(paths):
@@ -39,14 +44,22 @@ def read_cases(paths):
                 cur["tags"] = line.split(" ")[1:]
             elif cur is not None and line.startswith("expect "):
                 f = line.split(" ")
-                if f[2] == "ok":
+                if f[2] == "grad":   # grad mode: a list of gradients per profile, in input order
+                    pending = (f[1], ("grad", f[4], f[5], " ".join(f[6:])), f[3])
+                elif f[2] == "ok":
                     pending = (f[1], ("ok", f[3], f[4], " ".join(f[5:])))
                 else:
                     cur["expect"][f[1]] = ("error", f[3], None, None, None)
             elif cur is not None and pending is not None and (line.startswith("values") or line.startswith("digest")):
-                prof, (kind, dt, shape, cmp) = pending
+                prof, (kind, dt, shape, cmp) = pending[:2]
                 vals = line.split(" ")[1:] if line.startswith("values") else None
-                cur["expect"][prof] = (kind, dt, shape, cmp, vals)
+                if kind == "grad":
+                    old = cur["expect"].get(prof)
+                    grads = old[1] if old is not None and old[0] == "grads" else []
+                    grads.append((pending[2], dt, shape, cmp, vals))
+                    cur["expect"][prof] = ("grads", grads, None, None, None)
+                else:
+                    cur["expect"][prof] = (kind, dt, shape, cmp, vals)
                 pending = None
     return cases
 
@@ -83,7 +96,8 @@ def same(a, b, dt, cmp):
     if bits(a, dt) == bits(b, dt):
         return True
     if cmp.startswith("ulp") and not (math.isinf(a) or math.isinf(b)):
-        return ulps(a, b, dt) <= int(cmp.split()[1])
+        f = cmp.split()
+        return ulps(a, b, dt) <= int(f[1]) or (len(f) == 4 and abs(a - b) <= float.fromhex(f[3]))
     return False
 
 
@@ -134,6 +148,24 @@ def check_case(cid, case, lines):
         if kind == "ok" and vals is None:
             continue   # a digest: the values are not in the case file
         got = run_one_liner(line)
+        if kind == "grads":   # the one-liner printed the tuple of gradients, in input order
+            grads = dt
+            if isinstance(got, Exception) or not isinstance(got, tuple) or len(got) != len(grads):
+                why.append("%s: expected %d gradients, got %r" % (lib, len(grads), got))
+                continue
+            for (name, gdt, gshape, gcmp, gvals), obj in zip(grads, got):
+                if gvals is None:
+                    continue
+                pdt, pshape, pvals = produced(obj)
+                if pdt != gdt or pshape != parse_shape(gshape):
+                    why.append("%s: gradient of %s is %s %s, expected %s %s" % (lib, name, pdt, pshape, gdt, gshape))
+                    continue
+                want = [value_of(t, gdt) for t in gvals]
+                bad = [i for i, (a, b) in enumerate(zip(want, pvals)) if not same(a, float(b), gdt, gcmp)]
+                if bad:
+                    why.append("%s: gradient of %s: %d values differ, first at flat %d: expected %r, got %r"
+                               % (lib, name, len(bad), bad[0], want[bad[0]], pvals[bad[0]]))
+            continue
         if kind == "error":
             if not isinstance(got, Exception):
                 why.append("%s: expected an error, the one-liner gave %s" % (lib, type(got).__name__))

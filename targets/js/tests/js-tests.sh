@@ -49,6 +49,29 @@ else
     skip "the pipe target's fail message: $BUILD/bcast-run or pipe.so not built"
 fi
 
+# Grad mode (docs/pipe-protocol.md, "Gradients"): the handshake's grad_ops
+# line and the grads reply, end to end through the pipe target: a bridge that
+# hands back the incoming gradient unreduced is judged "not reduced".
+cat > "$TMP/gradbridge.js" <<'JSEOF'
+const bp = require(process.argv[2]);
+bp.serve({ name: 'js-grad-test', version: '0', profile: 'torch', ops: ['add'], dtypes: ['f32'], maxRank: 0,
+  flags: ['strided'], gradOps: ['add'] }, (c) => {
+  const g = c.args[c.args.length - 1];   // the incoming gradient: the result's shape, contiguous here
+  return bp.replyGrads([{ index: 0, dtype: g.dtype, shape: g.dims, data: Buffer.from(g.data) }]);
+});
+JSEOF
+if [ -x "$BUILD/bcast-run" ] && [ -f "$BUILD/targets/pipe.so" ]; then
+    "$BUILD/bcast-run" --target "$BUILD/targets/pipe.so" --target-arg "node $TMP/gradbridge.js $PWD/$JS/bcast_pipe.js" \
+        --id 'grad/add/f32/(2,1)x(1,3)' --no-color tests/runner/fixtures/grad > "$TMP/gout" 2> "$TMP/gerr"
+    if grep -q 'not reduced: the gradient has the result' "$TMP/gout"; then
+        ok "a JS bridge's grads reply reaches the judge (grad_ops handshake, replyGrads)"
+    else
+        bad "a JS bridge's grads reply reaches the judge" "$(tail -n 5 "$TMP/gout") $(cat "$TMP/gerr")"
+    fi
+else
+    skip "the JS grads reply: $BUILD/bcast-run or pipe.so not built"
+fi
+
 # Shapes: exact extents both ways (2^62 and 2^63-1 are not JavaScript-safe integers).
 got=$(node -e "
 const bp = require('./$JS/bcast_pipe');

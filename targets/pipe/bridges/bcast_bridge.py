@@ -33,11 +33,13 @@ class Case:
 
 
 class Hello:
-    """What the bridge announces. Declare only documented limits."""
+    """What the bridge announces. Declare only documented limits. grad_ops:
+    the ops whose gradients the bridge returns (mode `grad`); none by default."""
 
-    def __init__(self, name, version, profile, ops, dtypes, max_rank=0, flags=()):
+    def __init__(self, name, version, profile, ops, dtypes, max_rank=0, flags=(), grad_ops=()):
         self.name, self.version, self.profile = name, version, profile
         self.ops, self.dtypes, self.max_rank, self.flags = list(ops), list(dtypes), max_rank, list(flags)
+        self.grad_ops = list(grad_ops)
 
 
 def parse_shape(text):
@@ -74,6 +76,15 @@ def reply_error(cls, message):
     return b"error %s %s\n" % (cls.encode(), msg.encode("ascii", "backslashreplace"))
 
 
+def reply_grads(grads):
+    """Grad mode: the gradients, a list of (input index, dtype name, shape,
+    C-order little-endian bytes), one per input the library differentiated."""
+    out = [b"grads %d\n" % len(grads)]
+    for k, dtype, shape, data in grads:
+        out.append(b"grad %d %s %s %d\n" % (k, dtype.encode(), fmt_shape(shape).encode(), len(data)) + data)
+    return b"".join(out)
+
+
 def reply_wrote(dtype, shape, data):
     """Before an error in in-place/out mode: what self/out holds now, if the failed call changed it."""
     return b"wrote %s %s %d\n" % (dtype.encode(), fmt_shape(shape).encode(), len(data)) + data
@@ -107,7 +118,10 @@ def serve(hello, handler):
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     lines = ["bcast-pipe 1", "name " + hello.name, "version " + hello.version, "profile " + hello.profile,
              "ops " + " ".join(hello.ops), "dtypes " + " ".join(hello.dtypes),
-             "max_rank %d" % hello.max_rank, "flags " + " ".join(hello.flags), "ready"]
+             "max_rank %d" % hello.max_rank, "flags " + " ".join(hello.flags)]
+    if hello.grad_ops:
+        lines.append("grad_ops " + " ".join(hello.grad_ops))
+    lines.append("ready")
     out.write(("\n".join(lines) + "\n").encode())
     out.flush()
     while True:

@@ -41,6 +41,8 @@ FUNC = {
     "matmul": torch.matmul,
 }
 ERRORS_TSV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "torch_errors.tsv")
+# The ops whose gradient this bridge returns (docs/semantics.md B23-B31).
+GRAD_OPS = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "matmul", "broadcast_to", "expand")
 
 
 def load_rules(path):
@@ -143,8 +145,38 @@ def write_call(case, views, wi):
     return result(w)
 
 
+def run_grad(case):
+    """Grad mode: torch autograd itself. The floating-point inputs become
+    leaves that require grad (integer and bool inputs, and where's cond, are
+    constants: torch cannot require grad on them), the op runs, and
+    backward(the incoming gradient) fills each leaf's .grad, which is
+    returned as torch computed it."""
+    op, args = case.op, case.args
+    try:
+        views = []
+        for i, a in enumerate(args[:-1]):
+            v = view(a)
+            if a.dtype in ("f32", "f64") and not (op == "where" and i == 0):
+                v = v.detach().clone().requires_grad_(True)
+            views.append(v)
+        if op not in GRAD_OPS:
+            return bb.reply_error("other", "torch: no gradient of %s here" % op)
+        r = call(op, views, case.target or ())
+        r.backward(view(args[-1]))
+        out = []
+        for k, v in enumerate(views):
+            if v.requires_grad and v.grad is not None:
+                name = TORCH_NAME.get(v.grad.dtype, str(v.grad.dtype).replace("torch.", ""))
+                out.append((k, name, tuple(v.grad.shape), tensor_bytes(v.grad)))
+        return bb.reply_grads(out)
+    except Exception as exc:  # noqa: BLE001 - every library error is an answer
+        return bb.reply_error(*classify(exc))
+
+
 def run(case):
     op, mode, args = case.op, case.mode, case.args
+    if mode == "grad":
+        return run_grad(case)
     try:
         views = []
         for i, a in enumerate(args):
@@ -167,7 +199,7 @@ def main():
     torch.set_num_threads(1)
     hello = bb.Hello("torch", torch.__version__, "torch",
                      ops=list(FUNC) + ["where", "broadcast_to", "expand", "broadcast_shapes"],
-                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"))
+                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"), grad_ops=GRAD_OPS)
     bb.serve(hello, run)
 
 

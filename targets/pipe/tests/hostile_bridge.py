@@ -7,6 +7,8 @@
     short    op mul: announces 12 bytes, sends 4 and exits    -> that case crashes
     hang     op sub: never replies                            -> that case times out
     wrote    in-place add: writes self, then reports an error -> self changed (B22 violation)
+    badgrads declares grad add; its reply promises 2 gradients and sends a
+             byte count that does not match its shape          -> that case crashes
   Every other case goes to numpy_bridge.run. PIDFILE gets the bridge's pid.
 """
 
@@ -45,6 +47,8 @@ def run(case):
         for d in a.shape:
             n *= d
         return bb.reply_wrote(a.dtype, a.shape, b"\x07" * (n * 4)) + bb.reply_error("other", "wrote then failed")
+    if case.mode == "grad" and MODE == "badgrads":
+        return b"grads 2\ngrad 0 f32 (2,) 12\n" + b"\0" * 12
     return numpy_bridge.run(case)
 
 
@@ -52,4 +56,5 @@ if __name__ == "__main__":
     numpy_bridge.np.seterr(all="ignore")
     bb.serve(bb.Hello("hostile-" + MODE, "0", "numpy", list(numpy_bridge.UFUNC) + ["where", "broadcast_to",
                                                                                   "broadcast_shapes"],
-                      bb.NAMES, 0, ("strided", "inplace", "out")), run)
+                      bb.NAMES, 0, ("strided", "inplace", "out"),
+                      grad_ops=("add",) if MODE == "badgrads" else ()), run)

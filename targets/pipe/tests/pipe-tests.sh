@@ -115,5 +115,23 @@ run "bridge 'wrote': self changed by a failed in-place op is a violation" 1 '1 f
     --format json --output "$TMP/res.json" --target-arg "$PY $HB wrote" --id "$INPL" "$FIX"
 reason "$INPL" 'self changed' && ok "the violation is B22's" || bad "the violation is B22's" "see $TMP/res.json"
 
+# Grad mode (docs/pipe-protocol.md, "Gradients"): a bridge without grad_ops
+# gets no grad case; a malformed gradient reply is the bridge's death; the
+# torch bridge (torch autograd) passes the grad fixtures in the torch profile.
+GFIX=tests/runner/fixtures/grad
+run "numpy bridge (no grad_ops): every grad case skipped" 0 '^0 passed, 0 failed, 15 skipped$' \
+    --allow-empty --target-arg "$PY $BR/numpy_bridge.py" "$GFIX"
+run "bridge 'badgrads': a malformed gradient reply crashes its case (the three add cases)" 1 \
+    '^0 passed, 0 failed, 12 skipped, 3 crashed$' --target-arg "$PY $HB badgrads" "$GFIX"
+if "$PY" -c 'import torch' 2>/dev/null; then
+    run "torch bridge: the grad fixtures pass in the torch profile" 0 '^15 passed, 0 failed, 0 skipped$' \
+        --profile torch --target-arg "$PY $BR/torch_bridge.py" "$GFIX"
+    run "torch bridge: the NumPy profile's tie and pow-at-0 conventions differ (divergent)" 1 '^13 passed, 2 failed' \
+        --profile numpy --format json --output "$TMP/res.json" --target-arg "$PY $BR/torch_bridge.py" "$GFIX"
+else
+    echo "SKIP the torch bridge's grad tests: torch is not importable by $PY"
+    skipped=$((skipped + 1))
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

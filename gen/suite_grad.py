@@ -1,0 +1,319 @@
+"""suite_grad.py - the gradient of broadcasting (grad mode, docs/semantics.md B23-B31).
+
+Each case carries the op's inputs and an incoming gradient of the result's
+shape, and expects one gradient per floating-point input (or an error), from
+torch autograd and from the NumPy formulas (grad_oracles.py). Subsets:
+
+  shapes     the exhaustive suite's shape space (rank <= 3, extents 0..3):
+             every broadcastable ordered pair twice, once with add (f32 and
+             f64 in turn) and once with another op (sub, mul, div, pow,
+             maximum, minimum, each dtype, in turn); every tenth
+             non-broadcastable pair once (the forward error, B23).
+  where      where(cond, x, y) over three-way shape triples.
+  matmul     batch broadcasting (B29) over the matmul suite's batch shapes.
+  views      expand and broadcast_to (B30).
+  sizes      the sizes suite's patterns and boundary extents for add and
+             mul (ramps; gradients of more than 16 elements as digests),
+             and its matmul batch shapes.
+  dtypes     mixed f32/f64, integer and bool inputs (B31), 0-d operands.
+  layouts    strided, offset and stride-0 inputs and incoming gradients.
+  ties       maximum/minimum at ties, signed zeros and NaN (tag ties, B27).
+  singular   pow at x = 0, y <= 0 and around (tag singular, B26).
+
+Values are small nonzero dyadic rationals chosen away from the points where
+a derivative does not exist (no ties for maximum/minimum, x > 0 for pow,
+|y| >= 1/2 for div), except in the ties and singular subsets.
+"""
+
+import itertools
+
+import numpy as np
+
+from builder import operand, rng_for
+from caseio import fmt_shape
+from grad_builder import make_grad_case
+import ramp
+from shapes import all_shapes, broadcast, shape_pairs
+import suite_matmul
+import suite_sizes
+
+SUITE = "grad"
+OTHER_OPS = ("sub", "mul", "div", "pow", "maximum", "minimum")
+ALL_OPS = ("add",) + OTHER_OPS
+DTYPES = ("f32", "f64")
+TINY = 16  # gradients of more elements are written as digests (sizes subset)
+
+QUARTERS = [k / 4 for k in range(-12, 13) if k != 0]          # nonzero, |v| <= 3
+VALUES = {
+    "any": QUARTERS,
+    "divisor": [v for v in QUARTERS if abs(v) >= 0.5],        # away from y = 0
+    "base": [k / 4 for k in range(1, 13)],                    # pow: x > 0
+    "exponent": [k / 4 for k in range(-8, 9) if k != 0],      # pow: |y| <= 2, y != 0 (B26)
+    "odd8": [k / 8 for k in range(-23, 24, 2)],               # never equal to a multiple of 1/4: no ties
+}
+# Which value set each input of each op draws from.
+ROLE_VALUES = {"div": ("any", "divisor"), "pow": ("base", "exponent"), "maximum": ("odd8", "any"),
+               "minimum": ("odd8", "any")}
+RULES = {"add": "B25", "sub": "B25", "mul": "B25", "div": "B25", "pow": "B26", "maximum": "B27",
+         "minimum": "B27", "where": "B28", "matmul": "B29", "expand": "B30", "broadcast_to": "B30"}
+
+
+def values(rng, kind, shape):
+    n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    pool = VALUES[kind]
+    return [pool[i] for i in rng.randint(0, len(pool), n)]
+
+
+def rules_for(op, shapes):
+    r = {"B1", "B2", "B23", RULES[op]}
+    if any(len(s) == 0 or 0 in s for s in shapes):
+        r.add("B24")
+    if op == "matmul":
+        r |= {"B12", "B13", "B14"}
+    if op in ("expand", "broadcast_to"):
+        r.add("B6" if op == "expand" else "B5")
+    if op == "where":
+        r.add("B4")
+    return tuple(sorted(r))
+
+
+def grad_arg(rng, dtype, shape):
+    return operand("grad", dtype, shape, rng, values(rng, "any", shape))
+
+
+def result_shape(op, shapes):
+    """The forward result's shape, or () when the forward op fails (the incoming
+    gradient then only has to exist: the case expects the forward error)."""
+    if op == "matmul":
+        try:
+            return tuple(np.matmul(np.empty(shapes[0]), np.empty(shapes[1])).shape)
+        except ValueError:
+            return ()
+    out = broadcast(*shapes)
+    return out if out is not None else ()
+
+
+def binary_case(op, dtype, a, b, tags=(), cid=None, kinds=None):
+    cid = cid or "grad/%s/%s/%sx%s" % (op, dtype, fmt_shape(a), fmt_shape(b))
+    rng = rng_for(cid)
+    kx, ky = kinds or ROLE_VALUES.get(op, ("any", "any"))
+    args = [operand("x", dtype, a, rng, values(rng, kx, a)), operand("y", dtype, b, rng, values(rng, ky, b))]
+    return make_grad_case(cid, SUITE, op, args, grad_arg(rng, dtype, result_shape(op, (a, b))),
+                          tags=tags, rules=rules_for(op, (a, b)))
+
+
+def shapes_cases():
+    """Every broadcastable pair with add and with one other op; every tenth error pair."""
+    pairs = shape_pairs(all_shapes())
+    ok = [p for p in pairs if broadcast(*p) is not None]
+    bad = [p for p in pairs if broadcast(*p) is None]
+    for i, (a, b) in enumerate(ok):
+        dt = DTYPES[i % 2]
+        yield binary_case("add", dt, a, b, ("shapes",))
+        yield binary_case(OTHER_OPS[i % len(OTHER_OPS)], DTYPES[1 - i % 2], a, b, ("shapes",))
+    for i, (a, b) in enumerate(bad[::10]):
+        yield binary_case(ALL_OPS[i % len(ALL_OPS)], DTYPES[i % 2], a, b, ("shapes",))
+
+
+WHERE_SHAPES = ((), (1,), (3,), (2, 1), (1, 3), (2, 3), (0,), (1, 0))
+
+
+def where_cases():
+    """where(cond, x, y): every broadcastable triple of WHERE_SHAPES, dtypes in turn."""
+    i = 0
+    for c, a, b in itertools.product(WHERE_SHAPES, repeat=3):
+        if broadcast(c, a, b) is None:
+            continue
+        dt = DTYPES[i % 2]
+        i += 1
+        cid = "grad/where/%s/%sx%sx%s" % (dt, fmt_shape(c), fmt_shape(a), fmt_shape(b))
+        rng = rng_for(cid)
+        args = [operand("cond", "bool", c, rng, rng.randint(0, 2, int(np.prod(c, dtype=np.int64)))),
+                operand("x", dt, a, rng, values(rng, "any", a)), operand("y", dt, b, rng, values(rng, "any", b))]
+        yield make_grad_case(cid, SUITE, "where", args, grad_arg(rng, dt, broadcast(c, a, b)),
+                             tags=("where",), rules=rules_for("where", (c, a, b)))
+
+
+MATMUL_BATCHES = ((), (1,), (2,), (2, 1), (1, 2), (0,), (3, 1, 1))
+MATMUL_CORES = (((2, 3), (3, 4)), ((3,), (3, 4)), ((2, 3), (3,)), ((3,), (3,)), ((2, 0), (0, 4)),
+                ((0, 3), (3, 4)), ((2, 3), (4, 5)))
+
+
+def matmul_cases():
+    """Batch broadcasting of matmul (B29): the batch shapes against each other."""
+    i = 0
+    for bx, by, (cx, cy) in itertools.product(MATMUL_BATCHES, MATMUL_BATCHES, MATMUL_CORES):
+        if (len(cx) == 1 and bx) or (len(cy) == 1 and by):
+            continue
+        x, y = bx + cx, by + cy
+        dt = DTYPES[i % 2]
+        i += 1
+        yield binary_case("matmul", dt, x, y, ("matmul",))
+
+
+VIEW_TARGETS = ((3,), (2, 3), (3, 1), (2, 3, 3), (1, 0, 3), (0,), (2, -1))
+
+
+def view_cases():
+    """expand and broadcast_to (B30): every shape of rank <= 2 to each target."""
+    i = 0
+    for x in all_shapes(2):
+        for t in VIEW_TARGETS:
+            for op in ("broadcast_to", "expand"):
+                if -1 in t and op == "broadcast_to":
+                    continue
+                dt = DTYPES[i % 2]
+                i += 1
+                cid = "grad/%s/%s/%s->%s" % (op, dt, fmt_shape(x), fmt_shape(t))
+                rng = rng_for(cid)
+                res = tuple(x[len(x) - len(t) + k] if d == -1 and len(x) - len(t) + k >= 0 else d
+                            for k, d in enumerate(t))
+                ok = broadcast(x, res) == res and len(res) >= len(x) and min(res, default=0) >= 0
+                args = [operand("x", dt, x, rng, values(rng, "any", x))]
+                yield make_grad_case(cid, SUITE, op, args, grad_arg(rng, dt, res if ok else ()),
+                                     attrs=(("shape", fmt_shape(t)),), tags=("views",),
+                                     rules=rules_for(op, (x,)))
+
+
+# ---------------------------------------------------------------- sizes
+
+# Ramps of nonzero values (A even, B odd, M even, K even: (v - K) is odd):
+# x in +-1/4..+-7/4, y in +-1/2..+-7/2, the incoming gradient like x. mul's
+# terms are multiples of 1/8 below 7, so even 12,291 of them sum exactly in f32.
+SIZE_RAMPS = {"x": (6, 1, 16, 8, 4), "y": (10, 3, 16, 8, 2), "grad": (14, 5, 16, 8, 4)}
+
+
+def sizes_cases():
+    """The sizes suite's patterns at its boundary extents, add and mul in
+    turn, f32 and f64 in turn; then its matmul batch shapes."""
+    k = 0
+    for (pname, pat), n in itertools.product(suite_sizes.PATTERNS, suite_sizes.EXTENTS):
+        xs, ys = pat(n)
+        op, dt = ("add", "mul")[k % 2], DTYPES[(k // 2) % 2]
+        k += 1
+        cid = "grad/sizes/%s/%s/%s/%sx%s" % (pname, op, dt, fmt_shape(xs), fmt_shape(ys))
+        res = broadcast(xs, ys)
+        args = [ramp.operand("x", dt, xs, SIZE_RAMPS["x"]), ramp.operand("y", dt, ys, SIZE_RAMPS["y"])]
+        yield make_grad_case(cid, SUITE, op, args, ramp.operand("grad", dt, res, SIZE_RAMPS["grad"]),
+                             tags=("sizes", pname), rules=rules_for(op, (xs, ys)), digest_over=TINY)
+    for name, bx, by in suite_sizes.MATMUL_BATCHES:
+        m, kk, n = suite_sizes.MATMUL_CORES[0]
+        x = (kk,) if bx is None else bx + (m, kk)
+        y = (kk,) if by is None else by + (kk, n)
+        for dt in DTYPES:
+            yield binary_case("matmul", dt, x, y, ("sizes", "matmul", name),
+                              cid="grad/sizes/matmul/%s/%s/%sx%s" % (name, dt, fmt_shape(x), fmt_shape(y)))
+
+
+# ---------------------------------------------------------------- dtypes, layouts
+
+def mixed_case(op, dx, dy, a, b):
+    cid = "grad/dtypes/%s/%s,%s/%sx%s" % (op, dx, dy, fmt_shape(a), fmt_shape(b))
+    rng = rng_for(cid)
+    kx, ky = ROLE_VALUES.get(op, ("any", "any"))
+
+    def arg(name, dt, shape, kind):
+        if dt in DTYPES:
+            return operand(name, dt, shape, rng, values(rng, kind, shape))
+        return operand(name, dt, shape, rng, rng.randint(1, 4, int(np.prod(shape, dtype=np.int64))))
+
+    args = [arg("x", dx, a, kx), arg("y", dy, b, ky)]
+    gdt = "f64" if "f64" in (dx, dy) else "f32"   # the result's dtype when an input is a float
+    return make_grad_case(cid, SUITE, op, args, grad_arg(rng, gdt, broadcast(a, b)), tags=("dtypes",),
+                          rules=rules_for(op, (a, b)) + ("B18", "B19", "B31"), expect_agree=False)
+
+
+def dtype_cases():
+    """B31 and promotion: f32 with f64, integer and bool inputs, no float input."""
+    for op in ("add", "mul", "div", "maximum"):
+        yield mixed_case(op, "f32", "f64", (2, 1), (3,))
+        yield mixed_case(op, "f64", "f32", (), (2, 2))
+        yield mixed_case(op, "i32", "f32", (2, 3), (3,))
+        yield mixed_case(op, "f64", "u8", (3,), (2, 1))
+        yield mixed_case(op, "i32", "i32", (2, 1), (3,))
+    yield mixed_case("pow", "f32", "f64", (2, 1), (3,))
+    yield mixed_case("sub", "i64", "f64", (1, 3), (2, 1))
+    for x, y in (("bool", "f32"), ("f64", "i8"), ("i32", "i32")):
+        cid = "grad/dtypes/where/%s,%s/(2,1)x(3,)x()" % (x, y)
+        rng = rng_for(cid)
+        mk = lambda n, d, s: operand(n, d, s, rng, values(rng, "any", s) if d in DTYPES else
+                                     rng.randint(0, 2, int(np.prod(s, dtype=np.int64))))
+        args = [operand("cond", "bool", (2, 1), rng, [1, 0]), mk("x", x, (3,)), mk("y", y, ())]
+        gdt = "f64" if "f64" in (x, y) else "f32"
+        yield make_grad_case(cid, SUITE, "where", args, grad_arg(rng, gdt, (2, 3)), tags=("dtypes",),
+                             rules=rules_for("where", ((2, 1), (3,), ())) + ("B31",), expect_agree=False)
+
+
+def layout_cases():
+    """Inputs and incoming gradients that are not plain contiguous arrays: the
+    gradient still has the operand's logical shape (B23)."""
+    from caseio import Operand
+    for op, dt in (("add", "f32"), ("mul", "f64"), ("pow", "f32"), ("where", "f64")):
+        cid = "grad/layouts/%s/%s/transposed-x,stride0-y,offset-grad" % (op, dt)
+        rng = rng_for(cid)
+        kx, ky = ROLE_VALUES.get(op, ("any", "any"))
+        xs = np.array(values(rng, kx, (6,)), dtype=np.float64)
+        x = Operand("x", dt, (2, 3), (1, 2), 0, xs.astype(np.float32 if dt == "f32" else np.float64))
+        y = Operand("y", dt, (2, 3), (0, 1), 0, np.array(values(rng, ky, (3,)), dtype=x.storage.dtype))
+        gv = np.array([0.5] + values(rng, "any", (6,)), dtype=x.storage.dtype)
+        g = Operand("grad", dt, (2, 3), (3, 1), 1, gv)
+        args = [x, y]
+        if op == "where":
+            args = [operand("cond", "bool", (2, 1), rng, [1, 0])] + args
+        yield make_grad_case(cid, SUITE, op, args, g, tags=("layouts",),
+                             rules=rules_for(op, ((2, 3), (2, 3))) + ("B17",))
+
+
+# ---------------------------------------------------------------- ties, singular points
+
+def tie_cases():
+    """B27: maximum/minimum where operands are equal (a tie: +0 and -0 too)
+    and where one is NaN; each tie summed through a stretched operand."""
+    nan = float("nan")
+    specs = (
+        ("ties", (2, 1), [1.0, 2.0], (3,), [1.0, 2.0, 2.0]),
+        ("signed-zero", (2,), [0.0, -0.0], (2, 1), [-0.0, 0.0]),
+        ("nan", (3,), [nan, 1.0, nan], (), [1.0]),
+        ("nan-y", (2, 1), [1.0, -1.0], (2,), [nan, 0.5]),
+        ("all-tie", (), [1.5], (2, 2), [1.5, 1.5, 1.5, 1.5]),
+    )
+    for op, dt, (name, a, av, b, bv) in itertools.product(("maximum", "minimum"), DTYPES, specs):
+        cid = "grad/ties/%s/%s/%s/%sx%s" % (op, dt, name, fmt_shape(a), fmt_shape(b))
+        rng = rng_for(cid)
+        args = [operand("x", dt, a, rng, av), operand("y", dt, b, rng, bv)]
+        yield make_grad_case(cid, SUITE, op, args, grad_arg(rng, dt, broadcast(a, b)), tags=("ties",),
+                             rules=rules_for(op, (a, b)), expect_agree=False)
+
+
+SINGULAR_Y = (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0)
+
+
+def singular_cases():
+    """B26: pow at x = 0 for y <= 0 and around it, the base stretched (its
+    gradient sums two equal terms) or the exponent stretched."""
+    for dt, v in itertools.product(DTYPES, SINGULAR_Y):
+        for name, (a, av), (b, bv) in (("x-stretched", ((), [0.0]), ((2,), [v, v])),
+                                       ("y-stretched", ((2,), [0.0, 0.0]), ((), [v]))):
+            cid = "grad/singular/pow/%s/%s/y=%s" % (dt, name, float(v))
+            rng = rng_for(cid)
+            args = [operand("x", dt, a, rng, av), operand("y", dt, b, rng, bv)]
+            yield make_grad_case(cid, SUITE, "pow", args, operand("grad", dt, (2,), rng, [1.0, 0.5]),
+                                 tags=("singular",), rules=rules_for("pow", (a, b)), expect_agree=False)
+        if v == 0.0:   # y = 0 at x > 0: the formula's g * 0 * x^-1 keeps g's sign, torch's masked 0 is +0
+            cid = "grad/singular/pow/%s/x-positive/y=0.0" % dt
+            rng = rng_for(cid)
+            args = [operand("x", dt, (2,), rng, [2.0, 0.5]), operand("y", dt, (), rng, [0.0])]
+            yield make_grad_case(cid, SUITE, "pow", args, operand("grad", dt, (2,), rng, [-1.0, 1.0]),
+                                 tags=("singular",), rules=rules_for("pow", ((2,), ())), expect_agree=False)
+
+
+def cases():
+    yield from shapes_cases()
+    yield from where_cases()
+    yield from matmul_cases()
+    yield from view_cases()
+    yield from sizes_cases()
+    yield from dtype_cases()
+    yield from layout_cases()
+    yield from tie_cases()
+    yield from singular_cases()

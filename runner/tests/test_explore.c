@@ -1,0 +1,339 @@
+/* test_explore.c - unit tests of explore and shrink: the PRNG stream, the generator, the case writer, live sets and the shrinker on broken targets. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "bcast_ref.h"
+#include "casewrite.h"
+#include "compare.h"
+#include "caseio.h"
+#include "explore_gen.h"
+#include "findings.h"
+#include "judge.h"
+#include "live.h"
+#include "rng.h"
+#include "shrink.h"
+#include "spec.h"
+
+static char bindir[PATH_MAX];   /* the build directory: where test-explore lives */
+
+/* ---- comparing cases field by field ---- */
+
+static int same_dims(const int64_t *a, const int64_t *b, int rank)
+{
+    return rank == 0 || memcmp(a, b, (size_t)rank * sizeof *a) == 0;
+}
+
+static int same_arg(const br_arg *a, const br_arg *b)
+{
+    if (strcmp(a->name, b->name) || a->dtype != b->dtype || a->rank != b->rank || !same_dims(a->shape, b->shape, a->rank))
+        return 0;
+    if (a->dtype == BCT_NONE) return 1;
+    if (!same_dims(a->strides, b->strides, a->rank) || a->offset != b->offset || a->storage != b->storage) return 0;
+    if (a->data_kind != b->data_kind) return 0;
+    if (a->data_kind == BR_DATA_PATTERN) return memcmp(a->pat, b->pat, sizeof a->pat) == 0;
+    int64_t first;   /* any NaN reads back as the canonical NaN: the format spells them all "nan" */
+    return br_compare(a->dtype, a->data, b->data, a->storage, BR_CMP_EXACT, 0, &first) == 0;
+}
+
+static int same_expect(const br_expect *a, const br_expect *b)
+{
+    if (a->profile != b->profile || a->status != b->status) return 0;
+    if (a->status != BCT_OK) return 1;
+    if (a->dtype != b->dtype || a->rank != b->rank || !same_dims(a->shape, b->shape, a->rank)) return 0;
+    if (a->cmp != b->cmp || a->ulp != b->ulp || a->abs_tol != b->abs_tol || a->data_kind != b->data_kind) return 0;
+    if (a->grad_arg != b->grad_arg) return 0;
+    if (a->data_kind == BR_DATA_DIGEST) return a->digest == b->digest && a->nelem == b->nelem;
+    if (a->dtype == BCT_NONE || a->nelem == 0) return 1;
+    int64_t first;
+    return br_compare(a->dtype, a->values, b->values, a->nelem, BR_CMP_EXACT, 0, &first) == 0;
+}
+
+/* Whether b (read back) is a (written): every field the format carries. */
+static int same_case(const br_case *a, const br_case *b)
+{
+    int ok = !strcmp(a->id, b->id) && !strcmp(a->suite, b->suite) && !strcmp(a->tags, b->tags)
+          && !strcmp(a->rules, b->rules) && !strcmp(a->source, b->source) && a->op == b->op && a->mode == b->mode
+          && a->has_axis == b->has_axis && a->axis == b->axis && a->target_rank == b->target_rank
+          && (a->target_rank < 0 || same_dims(a->target_shape, b->target_shape, a->target_rank))
+          && a->nargs == b->nargs && a->nexpect == b->nexpect && a->nmsg == b->nmsg;
+    for (int i = 0; ok && i < a->nargs; i++) ok = same_arg(&a->args[i], &b->args[i]);
+    for (int i = 0; ok && i < a->nexpect; i++) ok = same_expect(&a->expect[i], &b->expect[i]);
+    for (int i = 0; ok && i < a->nmsg; i++) ok = !strcmp(a->msg[i], b->msg[i]);
+    if (!ok) fprintf(stderr, "  case %s does not read back as written\n", a->id);
+    return ok;
+}
+
+/* Writes cases[0..n) of cs as one file and reads it back into out. 0 or -1. */
+static int write_and_read(const br_caseset *cs, size_t first, size_t n, br_caseset *out)
+{
+    br_buf b = { 0 };
+    br_err err;
+    br_casefile_header(&b, "test", "2026-11-22");
+    for (size_t i = first; i < first + n; i++) { br_buf_puts(&b, "\n"); br_case_write(&cs->cases[i], &b); }
+    memset(out, 0, sizeof *out);
+    int rc = br_load_buffer(out, "written.cases", b.s, b.len, &err);   /* takes the buffer */
+    if (rc == 0) rc = br_finish(out, &err);
+    if (rc != 0) fprintf(stderr, "  read back: %s\n", err.msg);
+    return rc;
+}
+
+/* ---- the PRNG ---- */
+
+/* splitmix64's and xoshiro256**'s published streams: a seed gives the same
+ * numbers on every machine (values from the reference algorithms). */
+static void test_rng_stream_is_fixed_for_a_seed(void)
+{
+    uint64_t st = 0;
+    CHECK(br_splitmix64(&st) == 0xe220a8397b1dcdafull);
+    static const uint64_t want[4] = { 0xb3f2af6d0fc710c5ull, 0x853b559647364ceaull, 0x92f89756082a4514ull,
+                                      0x642e1c7bc266a3a7ull };
+    br_rng r;
+    br_rng_seed(&r, 1);
+    for (int i = 0; i < 4; i++) CHECK(br_rng_next(&r) == want[i]);
+    int seen[7] = { 0 };
+    for (int i = 0; i < 7000; i++) {
+        uint64_t v = br_rng_below(&r, 7);
+        CHECK(v < 7);
+        if (v < 7) seen[v]++;
+    }
+    for (int i = 0; i < 7; i++) CHECK(seen[i] > 800 && seen[i] < 1200);
+    CHECK(br_rng_case_seed(1, 0) != br_rng_case_seed(1, 1));
+    CHECK(br_rng_case_seed(1, 0) != br_rng_case_seed(2, 0));
+    CHECK(br_rng_case_seed(7, 9) == br_rng_case_seed(7, 9));
+}
+
+/* ---- the generator ---- */
+
+static br_gen_cfg everything(void)
+{
+    br_gen_cfg g;
+    memset(&g, 0, sizeof g);
+    g.ops = ((uint64_t)1 << BCT_OP_COUNT) - 1;
+    g.dtypes = (1u << BCT_DTYPE_COUNT) - 1;
+    g.max_rank = BC_MAX_RANK;
+    g.flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT;
+    g.profile = BCT_PROFILE_NUMPY;
+    return g;
+}
+
+/* Case i of a stream depends on (seed, i) only: out of order, or again, it is the same. */
+static void test_generator_is_reproducible_case_by_case(void)
+{
+    br_gen_cfg g = everything();
+    br_spec a, b;
+    br_spec_init(&a);
+    br_spec_init(&b);
+    int same = 1, differ = 0;
+    for (uint64_t i = 0; i < 200; i++) {
+        br_gen_case(&g, 42, 199 - i, &a);   /* backwards ... */
+        br_gen_case(&g, 42, 7, &b);
+        br_gen_case(&g, 42, 199 - i, &b);   /* ... and again after another case */
+        same &= a.op == b.op && a.mode == b.mode && a.nargs == b.nargs && a.target_rank == b.target_rank;
+        for (int k = 0; same && k < a.nargs; k++) {
+            const br_sarg *x = &a.args[k], *y = &b.args[k];
+            same &= x->dtype == y->dtype && x->rank == y->rank && x->offset == y->offset && x->storage == y->storage
+                 && same_dims(x->shape, y->shape, x->rank) && (x->dtype == BCT_NONE || same_dims(x->strides, y->strides, x->rank))
+                 && (br_sarg_bytes(x) == 0 || memcmp(x->data, y->data, br_sarg_bytes(x)) == 0);
+        }
+        br_gen_case(&g, 43, 199 - i, &b);
+        differ += b.op != a.op || b.nargs != a.nargs || (a.nargs && b.args[0].rank != a.args[0].rank);
+    }
+    CHECK(same);
+    CHECK(differ > 100);   /* another seed, another stream */
+    br_spec_free(&a);
+    br_spec_free(&b);
+}
+
+/* Every generated case is a valid case record: built with ref's expectations
+ * under both profiles, written, and read back by the strict reader unchanged.
+ * The stream covers every op, every mode, strided layouts and errors. */
+static void test_generated_cases_round_trip_through_writer_and_reader(void)
+{
+    enum { N = 3000 };
+    br_caseset cs, back;
+    br_live lv;
+    memset(&cs, 0, sizeof cs);
+    CHECK(br_live_init(&lv, &cs, N, (size_t)256 << 20) == 0);
+    br_gen_cfg g = everything();
+    br_spec s;
+    br_spec_init(&s);
+    uint64_t ops = 0;
+    int modes = 0, strided = 0, errors = 0, built = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        char id[40];
+        size_t ci;
+        snprintf(id, sizeof id, "gen/%05llu", (unsigned long long)i);
+        br_spec_meta m = { id, "explore", "explored", "", "ref", "t", 3u, 1 };
+        if (br_gen_case(&g, 5, i, &s) != 0 || br_spec_to_live(&lv, &s, &m, &ci) != 0) continue;
+        const br_case *c = &cs.cases[ci];
+        built++;
+        ops |= (uint64_t)1 << c->op;
+        modes |= 1 << c->mode;
+        errors += c->expect[0].status != BCT_OK;
+        for (int k = 0; k < c->nargs; k++) strided += c->args[k].dtype != BCT_NONE && !br_is_contiguous(&c->args[k]);
+    }
+    CHECK_EQ_I64(built, N);
+    CHECK(ops == ((uint64_t)1 << BCT_OP_COUNT) - 1);
+    CHECK_EQ_I64(modes, 7);
+    CHECK(strided > N / 10 && errors > N / 20 && errors < N / 2);
+    CHECK(write_and_read(&cs, lv.first, lv.n, &back) == 0);
+    CHECK_EQ_I64(back.n, lv.n);
+    int ok = 1;
+    for (size_t i = 0; ok && i < back.n && i < lv.n; i++) ok = same_case(&cs.cases[lv.first + i], &back.cases[i]);
+    CHECK(ok);
+    br_spec_free(&s);
+    br_caseset_free(&back);
+    br_caseset_free(&cs);
+}
+
+/* ---- the writer ---- */
+
+/* Every committed case (cases/, the large suite's patterns and digests
+ * included) reads back exactly as the writer writes it. */
+static void test_writer_round_trips_committed_cases(void)
+{
+    br_caseset cs, back;
+    br_err err;
+    memset(&cs, 0, sizeof cs);
+    if (access("cases", R_OK) != 0) { fprintf(stderr, "  skipped: no cases/ here\n"); return; }
+    CHECK(br_load_path(&cs, "cases", &err) == 0 && br_finish(&cs, &err) == 0);
+    CHECK(cs.n > 10000);
+    CHECK(write_and_read(&cs, 0, cs.n, &back) == 0);
+    CHECK_EQ_I64(back.n, cs.n);
+    size_t bad = 0;
+    for (size_t i = 0; i < cs.n && i < back.n && bad < 5; i++) bad += !same_case(&cs.cases[i], &back.cases[i]);
+    CHECK_EQ_I64(bad, 0);
+    br_caseset_free(&back);
+    br_caseset_free(&cs);
+}
+
+/* ---- the shrinker, through the isolated workers ---- */
+
+typedef struct shrink_env {
+    br_caseset cs;
+    br_live lv;
+    br_iso *iso;
+    br_target_info info;
+    br_spec spec;
+} shrink_env;
+
+/* Loads fixture case `id`, starts target `name` (a broken test target) over
+ * it with room for shrink candidates. 0 or -1. */
+static int shrink_setup(shrink_env *e, const char *name, const char *id)
+{
+    br_err err;
+    memset(e, 0, sizeof *e);
+    br_spec_init(&e->spec);
+    if (br_load_path(&e->cs, "tests/runner/fixtures/basic/basic.cases", &err) != 0 || br_finish(&e->cs, &err) != 0) return -1;
+    size_t ci = 0;
+    while (ci < e->cs.n && strcmp(e->cs.cases[ci].id, id) != 0) ci++;
+    if (ci == e->cs.n || br_materialize(&e->cs, &e->cs.cases[ci], &err) != 0) return -1;
+    if (br_spec_from_case(&e->spec, &e->cs.cases[ci]) != 0) return -1;
+    if (br_live_init(&e->lv, &e->cs, 4, 4 * br_shrink_case_bytes(&e->spec)) != 0) return -1;
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/targets/test/%s.so", bindir, name);
+    br_iso_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.target = path;
+    cfg.jobs = 2;
+    cfg.timeout_s = 5;
+    cfg.out_cap = (int64_t)1 << 30;
+    cfg.fork_server = 1;
+    cfg.no_rlimit = 1;
+    br_shrink_iso_caps(&e->spec, &cfg);
+    e->iso = br_iso_start(&e->cs, &cfg, &e->info, &err);
+    if (e->iso == NULL) fprintf(stderr, "  %s\n", err.msg);
+    return e->iso ? 0 : -1;
+}
+
+static void shrink_teardown(shrink_env *e)
+{
+    br_iso_stop(e->iso);
+    br_spec_free(&e->spec);
+    br_caseset_free(&e->cs);
+}
+
+/* Shrinks fixture case id on target name; the result must fail with the same
+ * signature (containing want) and hold at most max_elems elements. */
+static void shrink_on(const char *name, const char *id, const char *want, int64_t max_elems)
+{
+    shrink_env e;
+    if (shrink_setup(&e, name, id) != 0) { CHECK(0 && "setup failed"); shrink_teardown(&e); return; }
+    br_shrink_cfg cfg = { e.iso, &e.lv, &e.info, BCT_PROFILE_NUMPY, 2, 0, 200, 30, NULL };
+    char sig[512], after[512];
+    int oc = -1;
+    CHECK(br_shrink_judge(&cfg, &e.spec, sig, sizeof sig, &oc) == 0);
+    CHECK(oc != BR_O_PASS && strstr(sig, want) != NULL);
+    br_shrink_stats st;
+    CHECK(br_shrink(&cfg, &e.spec, sig, &st) == 0);
+    CHECK(st.steps > 0 && st.runs > 0 && st.runs <= 200);
+    CHECK(br_shrink_judge(&cfg, &e.spec, after, sizeof after, &oc) == 0);
+    CHECK_STREQ(after, sig);
+    int64_t elems = 0;
+    for (int i = 0; i < e.spec.nargs; i++) elems += br_sarg_count(&e.spec.args[i]);
+    if (elems > max_elems) fprintf(stderr, "  %s: %lld elements left\n", name, (long long)elems);
+    CHECK(elems <= max_elems);
+    shrink_teardown(&e);
+}
+
+/* wrong_shape drops the stretched dim: (2,1)+(3,) shrinks to (1,)+(2,) or smaller. */
+static void test_shrink_wrong_shape_keeps_its_signature(void)
+{
+    shrink_on("wrong_shape", "binary/add/i32/(2,1)x(3,)", "one dim fewer", 3);
+}
+
+/* ignores_zero_size reports 0 extents as 1: the repro stays zero-size but tiny. */
+static void test_shrink_ignores_zero_size_keeps_its_signature(void)
+{
+    shrink_on("ignores_zero_size", "zero-size/add/i32/(1,3)x(0,1)", "succeeds with", 1);
+}
+
+/* read_past_input reads one element past y: a memory violation that stays one.
+ * (Under valgrind, which tests/hardening/valgrind.sh says with
+ * BCAST_UNDER_VALGRIND=1, guard pages do not fault: skipped there.) */
+static void test_shrink_read_past_input_keeps_its_signature(void)
+{
+    if (getenv("BCAST_UNDER_VALGRIND") != NULL) {
+        fprintf(stderr, "  skipped under valgrind: its guard pages do not fault\n");
+        return;
+    }
+    shrink_on("read_past_input", "binary/add/i32/(2,1)x(3,)", "memory violation: read-past-end-input-y", 2);
+}
+
+/* A live set's cases are seen by workers started before they were built. */
+static void test_live_cases_reach_running_workers(void)
+{
+    shrink_env e;
+    if (shrink_setup(&e, "wrong_shape", "binary/add/i32/(2,1)x(3,)") != 0) { CHECK(0 && "setup failed"); shrink_teardown(&e); return; }
+    br_shrink_cfg cfg = { e.iso, &e.lv, &e.info, BCT_PROFILE_NUMPY, 1, 0, 10, 10, NULL };
+    char sig[512];
+    int oc = -1;
+    for (int round = 0; round < 3; round++) {   /* rewound and refilled while the workers live */
+        e.spec.op = round == 1 ? BCT_MUL : BCT_ADD;   /* wrong_shape fails add only */
+        CHECK(br_shrink_judge(&cfg, &e.spec, sig, sizeof sig, &oc) == 0);
+        CHECK_EQ_I64(oc, round == 1 ? BR_O_PASS : BR_O_FAIL);
+    }
+    shrink_teardown(&e);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    snprintf(bindir, sizeof bindir, "%s", argv[0]);
+    char *sl = strrchr(bindir, '/');
+    if (sl) *sl = '\0'; else snprintf(bindir, sizeof bindir, ".");
+    RUN(test_rng_stream_is_fixed_for_a_seed);
+    RUN(test_generator_is_reproducible_case_by_case);
+    RUN(test_generated_cases_round_trip_through_writer_and_reader);
+    RUN(test_writer_round_trips_committed_cases);
+    RUN(test_live_cases_reach_running_workers);
+    RUN(test_shrink_wrong_shape_keeps_its_signature);
+    RUN(test_shrink_ignores_zero_size_keeps_its_signature);
+    RUN(test_shrink_read_past_input_keeps_its_signature);
+    return check_summary();
+}
