@@ -85,6 +85,17 @@ typedef struct operand {
     dnnl_memory_desc_t md;
 } operand;
 
+/* The format tag of a dense C-order (row-major) layout of nd dims, 1 <= nd <= 12:
+ * oneDNN computes the strides from the dims itself. */
+static dnnl_format_tag_t dense_tag(int nd)
+{
+    static const dnnl_format_tag_t tags[] = {
+        dnnl_a, dnnl_ab, dnnl_abc, dnnl_abcd, dnnl_abcde, dnnl_abcdef, dnnl_abcdefg,
+        dnnl_abcdefgh, dnnl_abcdefghi, dnnl_abcdefghij, dnnl_abcdefghijk, dnnl_abcdefghijkl,
+    };
+    return nd >= 1 && nd <= 12 ? tags[nd - 1] : dnnl_format_tag_undef;
+}
+
 /* Copies the strided view a into dense C order. */
 static void densify(const bct_array *a, char *dense)
 {
@@ -133,13 +144,7 @@ static dnnl_status_t prepare(const bct_array *a, int nd, operand *op)
         return dnnl_out_of_memory;
     densify(a, op->copy);
     op->handle = op->copy;
-    return dnnl_memory_desc_init_by_tag(&op->md, nd, op->dims, dnnl_type(a->dtype),
-                                        nd == 1 ? dnnl_a : nd == 2 ? dnnl_ab : nd == 3 ? dnnl_abc
-                                        : nd == 4 ? dnnl_abcd : nd == 5 ? dnnl_abcde
-                                        : nd == 6 ? dnnl_abcdef : nd == 7 ? dnnl_abcdefg
-                                        : nd == 8 ? dnnl_abcdefgh : nd == 9 ? dnnl_abcdefghi
-                                        : nd == 10 ? dnnl_abcdefghij : nd == 11 ? dnnl_abcdefghijk
-                                        : dnnl_abcdefghijkl);
+    return dnnl_memory_desc_init_by_tag(&op->md, nd, op->dims, dnnl_type(a->dtype), dense_tag(nd));
 }
 
 static dnnl_alg_kind_t alg_of(int op)
@@ -155,21 +160,14 @@ static dnnl_alg_kind_t alg_of(int op)
     }
 }
 
-/* Value mode's dst dims and dense strides: per dimension the extent that is
- * not 1 (src0's, or src1's where src0's is 1), the only dims the binary
- * primitive's rule leaves dst; for extents that do not broadcast, src0's, and
- * oneDNN's own check rejects src1. 0 when a dense layout of them overflows. */
-static int value_dst(const operand *src0, const operand *src1, int nd, operand *dst)
+/* Value mode's dst dims: per dimension the extent that is not 1 (src0's, or
+ * src1's where src0's is 1), the only dims the binary primitive's rule leaves
+ * dst; for extents that do not broadcast, src0's, and oneDNN's own check
+ * rejects src1. Their dense layout is oneDNN's to compute (dense_tag). */
+static void value_dst(const operand *src0, const operand *src1, int nd, operand *dst)
 {
-    int64_t dense = 1;
-    for (int d = nd - 1; d >= 0; d--) {
+    for (int d = 0; d < nd; d++)
         dst->dims[d] = src0->dims[d] != 1 ? src0->dims[d] : src1->dims[d];
-        dst->strides[d] = dense;
-        if (dst->dims[d] > 1 && dense > INT64_MAX / dst->dims[d])
-            return 0;
-        dense *= dst->dims[d] > 0 ? dst->dims[d] : 1;
-    }
-    return 1;
 }
 
 /* Runs one case: descriptor, primitive, then (value mode) alloc_output at
@@ -199,16 +197,13 @@ static int onednn_run(const bct_call *call)
     }
     dst = src0;                                    /* in place: self's memory */
     dst.copy = NULL;
-    if (call->mode != BCT_MODE_INPLACE && !value_dst(&src0, &src1, nd, &dst)) {
-        snprintf(call->message, call->message_cap,
-                 "a dense dst of these dims cannot be laid out: its element count overflows int64");
-        goto cleanup;
-    }
-    if (call->mode != BCT_MODE_INPLACE &&
-        (s = dnnl_memory_desc_init_by_strides(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
-                                              dst.strides)) != dnnl_success) {
-        stage = "dnnl_memory_desc_init_by_strides (dst)";
-        goto fail;
+    if (call->mode != BCT_MODE_INPLACE) {
+        value_dst(&src0, &src1, nd, &dst);
+        if ((s = dnnl_memory_desc_init_by_tag(&dst.md, nd, dst.dims, dnnl_type(x->dtype),
+                                              dense_tag(nd))) != dnnl_success) {
+            stage = "dnnl_memory_desc_init_by_tag (dst)";
+            goto fail;
+        }
     }
     if ((s = dnnl_binary_desc_init(&bd, alg_of(call->op), &src0.md, &src1.md, &dst.md)) != dnnl_success) {
         stage = "dnnl_binary_desc_init";
@@ -236,8 +231,11 @@ static int onednn_run(const bct_call *call)
         for (int d = 0; d < rank; d++)
             shape[d] = dst.dims[d + nd - rank];
         dst.handle = call->alloc_output(call->ctx, x->dtype, rank, shape);
-        if (dst.handle == NULL) {
-            snprintf(call->message, call->message_cap, "alloc_output refused the dst shape");
+        if (dst.handle == NULL) {       /* oneDNN took these dims; bcast cannot hold the result */
+            snprintf(call->message, call->message_cap,
+                     "oneDNN raised no error for these dst dims (primitive created, dst size %zu bytes by "
+                     "dnnl_memory_desc_get_size); bcast's alloc_output refused a result of this shape, so "
+                     "it cannot be returned", dnnl_memory_desc_get_size(&dst.md));
             goto cleanup;
         }
     }

@@ -167,7 +167,9 @@ static int xnnpack_run(const bct_call *call)
     }
     const float *xd = dense_of(x, &xcopy), *yd = dense_of(y, &ycopy);
     if (xd == NULL || yd == NULL) {
-        snprintf(call->message, call->message_cap, "cannot copy an input dense (XNNPACK takes dense inputs only): too many elements");
+        /* an adapter limit, not XNNPACK's answer: its setup has accepted the shapes */
+        snprintf(call->message, call->message_cap, "adapter limit: XNNPACK's setup accepted these shapes, but the "
+                 "adapter cannot copy an input dense (XNNPACK takes dense inputs only): too many elements");
         goto cleanup;
     }
     for (int d = 0; d < rank; d++) {               /* the shape XNNPACK accepted */
