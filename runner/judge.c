@@ -31,12 +31,12 @@ int br_is_contiguous(const br_arg *a)
 
 const char *br_skip_reason(const br_case *c, const br_target_info *t, int profile, char *buf, size_t cap)
 {
-    if (!(t->ops & ((uint64_t)1 << c->op))) {
-        snprintf(buf, cap, "unsupported: op %s", bc_op_name(c->op));
+    if (c->mode == BCT_MODE_GRAD && t->grad_ops == 0) {   /* no autodiff at all: not a limit, never probed */
+        snprintf(buf, cap, "no gradients: the target declares no grad_ops");
         return buf;
     }
-    if (c->mode == BCT_MODE_GRAD && t->grad_ops == 0) {   /* no autodiff at all: not a limit */
-        snprintf(buf, cap, "no gradients: the target declares no grad_ops");
+    if (!(t->ops & ((uint64_t)1 << c->op))) {
+        snprintf(buf, cap, "unsupported: op %s", bc_op_name(c->op));
         return buf;
     }
     if (c->mode == BCT_MODE_GRAD && !(t->grad_ops & ((uint64_t)1 << c->op))) {
