@@ -127,12 +127,14 @@ function grad(c) {
     };
     const gs = tf.grads(f)(xs, tensor(c.args[c.args.length - 1]));
     const out = [];
-    let k = 0;
-    inputs.forEach((a, i) => {
-      if (!diff[i]) return;
-      const g = gs[k++];
-      out.push({ index: i, dtype: BCAST_NAME[g.dtype] || g.dtype, shape: g.shape, data: bp.bytesOf(g.dataSync()) });
-    });
+    for (let i = 0, k = 0; i < inputs.length; i++) {
+      if (!diff[i]) continue;
+      const g = gs[k++], data = g.dataSync();
+      if (data.length !== bp.elementCount(g.shape)) {   // as reply(): it cannot be sent as a gradient
+        return bp.replyError('other', `tfjs returned a ${g.dtype} gradient of shape [${g.shape}] holding ${data.length} elements`);
+      }
+      out.push({ index: i, dtype: BCAST_NAME[g.dtype] || g.dtype, shape: g.shape, data: bp.bytesOf(data) });
+    }
     return bp.replyGrads(out);
   });
 }
