@@ -21,6 +21,9 @@
  *     negative strides. A resized out is delivered with alloc_output at its new
  *     shape; otherwise out's values go back through the case's strides, also
  *     when the call raised (B22);
+ *   - grad mode (ABI 2) makes each floating input a leaf that requires grad,
+ *     runs the value-mode op, calls backward with the incoming gradient and
+ *     delivers each leaf's grad() through alloc_grad as torch computed it;
  *   - no broadcast check, no shape inference, no result fix-up happens here.
  * Errors: every exception is caught at the ABI boundary and classified by its
  * message alone with targets/torch_errors.tsv, the table the Python torch
@@ -363,24 +366,93 @@ int run_out(const bct_call *call)
     return BCT_OK;
 }
 
+/* The value-mode op on the input tensors in[], as torch's own function:
+ * also the forward pass of grad mode. */
+at::Tensor forward(const bct_call *call, const std::vector<at::Tensor> &in)
+{
+    switch (call->op) {
+    case BCT_WHERE:
+        return at::where(in.at(0), in.at(1), in.at(2));
+    case BCT_EXPAND:
+        return in.at(0).expand(vec(call->target_shape, call->target_rank));
+    case BCT_BROADCAST_TO:
+        return at::broadcast_to(in.at(0), vec(call->target_shape, call->target_rank));
+    default:
+        return binary(call->op, in.at(0), in.at(1));
+    }
+}
+
+/* Copies torch's gradient g of input k into the buffer from alloc_grad, at
+ * g's own dtype and sizes (B23: torch sums it back to the input's shape; the
+ * adapter does not reshape, cast or check it). */
+int deliver_grad(const bct_call *call, int k, const at::Tensor &g)
+{
+    int dt = to_bct(g.scalar_type());
+    std::vector<int64_t> sizes = g.sizes().vec();
+    int64_t none = 0;   /* a 0-d gradient still passes a non-NULL shape */
+    void *buf = dt < 0 ? nullptr
+                       : call->alloc_grad(call->ctx, k, dt, static_cast<int>(sizes.size()),
+                                          sizes.empty() ? &none : sizes.data());
+    if (buf == nullptr) {
+        std::string text = "(";
+        for (int64_t n : sizes)
+            text += std::to_string(n) + ",";
+        std::snprintf(call->message, call->message_cap, "alloc_grad refused torch's gradient of input %d: %s %s)",
+                      k, c10::toString(g.scalar_type()), text.c_str());
+        return BCT_ERR_OTHER;
+    }
+    if (g.numel() > 0)
+        at::from_blob(buf, sizes, g.options()).copy_(g);
+    return BCT_OK;
+}
+
+/* Grad mode (ABI 2, B23-B31): torch autograd itself. Each f32/f64 input but
+ * where's cond becomes a leaf that requires grad (integer and bool inputs are
+ * constants: torch cannot require grad on them), the op runs as in value mode,
+ * backward(args[nargs-1]) fills each leaf's grad(), which is delivered as
+ * torch computed it. A forward error, or backward's own ("element 0 of
+ * tensors does not require grad" when no input is floating), propagates as
+ * an exception. A leaf torch left without a gradient gets none: the runner
+ * reports it missing (torch raised nothing, so there is no error to return). */
+int run_grad(const bct_call *call)
+{
+    int n = call->nargs - 1;
+    std::vector<at::Tensor> in;
+    std::vector<bool> leaf;
+    for (int i = 0; i < n; i++) {
+        const bct_array &a = call->args[i];
+        bool diff = (a.dtype == BCT_F32 || a.dtype == BCT_F64) && !(call->op == BCT_WHERE && i == 0);
+        at::Tensor t = tensor_of(a);
+        if (diff)
+            t = t.detach().requires_grad_(true);
+        in.push_back(t);
+        leaf.push_back(diff);
+    }
+    at::Tensor r = forward(call, in);
+    r.backward(tensor_of(call->args[n]));
+    for (int i = 0; i < n; i++) {
+        size_t k = static_cast<size_t>(i);
+        if (!leaf[k] || !in[k].grad().defined())
+            continue;
+        int rc = deliver_grad(call, i, in[k].grad());
+        if (rc != BCT_OK)
+            return rc;
+    }
+    return BCT_OK;
+}
+
 int run_call(const bct_call *call)
 {
-    const bct_array *a = call->args;
     if (call->mode == BCT_MODE_INPLACE)
         return run_inplace(call);
     if (call->mode == BCT_MODE_OUT)
         return run_out(call);
-    switch (call->op) {
-    case BCT_WHERE:
-        return deliver(call, at::where(tensor_of(a[0]), tensor_of(a[1]), tensor_of(a[2])));
-    case BCT_EXPAND:
-        return deliver(call, tensor_of(a[0]).expand(vec(call->target_shape, call->target_rank)));
-    case BCT_BROADCAST_TO:
-        return deliver(call, at::broadcast_to(tensor_of(a[0]),
-                                              vec(call->target_shape, call->target_rank)));
-    default:
-        return deliver(call, binary(call->op, tensor_of(a[0]), tensor_of(a[1])));
-    }
+    if (call->mode == BCT_MODE_GRAD)
+        return run_grad(call);
+    std::vector<at::Tensor> in;
+    for (int i = 0; i < call->nargs; i++)
+        in.push_back(tensor_of(call->args[i]));
+    return deliver(call, forward(call, in));
 }
 
 /* The ABI boundary: no exception crosses it. */
@@ -434,7 +506,12 @@ const bct_target descriptor = {
     BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT,
     torch_init,
     torch_run,
-    0,   /* grad_ops: no gradients yet (ABI 2) */
+    /* grad_ops (ABI 2): every op of the grad suite (BC_GRAD_OPS) has a torch
+     * autograd formula (torch/csrc/autograd/derivatives.yaml in torch 1.13:
+     * add, sub, mul, div, pow, maximum, minimum, where, matmul, expand;
+     * broadcast_to is a composite of expand). */
+    bit(BCT_ADD) | bit(BCT_SUB) | bit(BCT_MUL) | bit(BCT_DIV) | bit(BCT_POW) | bit(BCT_MAXIMUM) |
+        bit(BCT_MINIMUM) | bit(BCT_WHERE) | bit(BCT_MATMUL) | bit(BCT_BROADCAST_TO) | bit(BCT_EXPAND),
 };
 
 } // namespace

@@ -1,5 +1,5 @@
 #!/bin/sh
-# grad.sh - end-to-end tests of grad mode (docs/semantics.md B23-B31): ref, the broken grad targets, ABI 1, the doc's adapters.
+# grad.sh - end-to-end tests of grad mode (docs/semantics.md B23-B31): ref, the broken grad targets, ABI 1, the doc's adapters, libtorch.
 #
 #   sh tests/runner/grad.sh [BUILD]        (run from the repository root; BUILD defaults to build)
 #
@@ -104,6 +104,29 @@ show_names_gradients() {
     done
 }
 
+# wrong_fixtures FILE: the grad fixtures with one expected gradient value
+# changed (GA's gradient of x: 1.5 becomes 1.25), so a target that answers GA
+# correctly must fail it there and pass the rest.
+wrong_fixtures() {
+    sed 's/^values 0x1\.8p+0 -0x1\.8p-1$/values 0x1.4p+0 -0x1.8p-1/' "$GFIX/grad.cases" >"$1"
+    cmp -s "$GFIX/grad.cases" "$1" && fail "wrong_fixtures: GA's expected gradient of x not found in $GFIX/grad.cases"
+}
+
+libtorch_answers_grad_cases() {
+    # the libtorch adapter's BCT_MODE_GRAD (torch autograd through the C++ API):
+    # every fixture passes (forward errors, B31's dtype error, ties, singular pow)
+    lt=$BUILD/targets/libtorch.so
+    [ -f "$lt" ] || { skip "$lt not built (libtorch-dev not installed)"; return; }
+    bcr g_lt --target "$lt" --no-color --format json --output "$TMP/g_lt.json" "$GFIX"
+    want_rc g_lt 0
+    outcomes g_lt --rest pass
+    # ... and its answers are judged: one wrong expected value fails GA, by value
+    wrong_fixtures "$TMP/wrong.cases"
+    bcr g_lt_wrong --target "$lt" --no-color --format json --output "$TMP/g_lt_wrong.json" "$TMP/wrong.cases"
+    want_rc g_lt_wrong 1
+    outcomes g_lt_wrong --rest pass "$GA=fail~gradient of x: wrong values"
+}
+
 if [ ! -x "$RUN" ] || [ ! -f "$REF" ] || [ ! -d "$TT" ]; then
     echo "FAIL grad: $RUN, $REF or $TT missing (make test-targets first)"
     echo "0 passed, 1 failed"
@@ -121,6 +144,7 @@ t abi_v1_adapter_loads_and_skips_gradients
 t doc_adapters_in_grad_mode
 t case_format_example_runs
 t show_names_gradients
+t libtorch_answers_grad_cases
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

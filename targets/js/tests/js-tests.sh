@@ -133,7 +133,7 @@ fi
 for b in "mathjs_bridge.js" "onnxruntime/onnxruntime_bridge.js" "onnxruntime/onnxruntime_bridge.js variadic" "tfjs/tfjs_bridge.js"; do
     node $JS/$b < /dev/null > "$TMP/hello" 2>/dev/null
     if [ "$(head -n 1 "$TMP/hello")" = "bcast-pipe 1" ] && [ "$(tail -n 1 "$TMP/hello")" = "ready" ] \
-       && ! grep -Evq '^(bcast-pipe 1|(name|version|profile|ops|dtypes|max_rank|flags)( .*)?|ready)$' "$TMP/hello"; then
+       && ! grep -Evq '^(bcast-pipe 1|(name|version|profile|ops|dtypes|max_rank|flags|grad_ops)( .*)?|ready)$' "$TMP/hello"; then
         ok "$b: a clean handshake"
     else
         bad "$b: a clean handshake" "$(cat "$TMP/hello")"
@@ -148,4 +148,24 @@ for b in "mathjs_bridge.js" "onnxruntime/onnxruntime_bridge.js" "onnxruntime/onn
         fi
     fi
 done
+
+# tfjs in grad mode (tf.grads): it announces the grad suite's ops, answers the
+# grad fixtures it can run (add on f32 among them), and its answers are judged:
+# with GA's expected gradient of x changed, GA fails by value.
+GA='grad/add/f32/(2,1)x(1,3)'
+node $JS/tfjs/tfjs_bridge.js < /dev/null 2>/dev/null | grep -q '^grad_ops add sub mul div pow maximum minimum where matmul broadcast_to expand$' \
+    && ok "tfjs: announces grad_ops" || bad "tfjs: announces grad_ops" "$(node $JS/tfjs/tfjs_bridge.js < /dev/null 2>&1 | head -n 12)"
+if [ -x "$BUILD/bcast-run" ]; then
+    sed 's/^values 0x1\.8p+0 -0x1\.8p-1$/values 0x1.4p+0 -0x1.8p-1/' tests/runner/fixtures/grad/grad.cases > "$TMP/wrong.cases"
+    for f in right:tests/runner/fixtures/grad wrong:"$TMP/wrong.cases"; do
+        "$BUILD/bcast-run" --target "$BUILD/targets/pipe.so" --target-arg "node $JS/tfjs/tfjs_bridge.js" \
+            --id "$GA" --no-color --format json --output "$TMP/${f%%:*}.json" "${f#*:}" > /dev/null 2>&1
+    done
+    if msg=$("$PY" tests/runner/results.py check "$TMP/right.json" "$GA=pass" 2>&1) \
+       && msg=$("$PY" tests/runner/results.py check "$TMP/wrong.json" "$GA=fail~gradient of x: wrong values" 2>&1); then
+        ok "tfjs: answers a grad case, and a wrong expected gradient fails it"
+    else
+        bad "tfjs: answers a grad case, and a wrong expected gradient fails it" "$msg"
+    fi
+fi
 finish

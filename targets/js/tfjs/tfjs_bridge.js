@@ -1,4 +1,4 @@
-// tfjs_bridge.js - TensorFlow.js (npm @tensorflow/tfjs-core + @tensorflow/tfjs-backend-cpu, pure JS) behind the pipe protocol (registry: tfjs).
+// tfjs_bridge.js - TensorFlow.js (npm @tensorflow/tfjs: tfjs-core, its gradients and tfjs-backend-cpu, pure JS) behind the pipe protocol (registry: tfjs).
 //
 //   node targets/js/tfjs/tfjs_bridge.js       (after `make js-bridges`)
 //
@@ -17,6 +17,16 @@
 // tfjs's errors are mapped to classes by their text only (RULES); nothing is
 // checked, promoted or fixed here.
 //
+// Gradients (docs/pipe-protocol.md "Gradients", B23-B31): tfjs's own autodiff,
+// tf.grads(f)(xs, dy). The library is loaded as the `@tensorflow/tfjs` package,
+// as a Node user loads it: tfjs-core's Node bundle alone registers no gradient
+// functions ("Cannot compute gradient: gradient function not found for Add"),
+// the union package's bundle registers them all. xs are the float32 inputs
+// but where's cond (adapter convention, B31: tfjs would differentiate an
+// int32 input too, giving it a float32 gradient); the other inputs are
+// constants closed over by f. Each gradient is replied with tfjs's dtype and
+// shape, unchanged.
+//
 // Structure: OPS maps each op to a pure function of the input tensors (the
 // case only supplies broadcast_to's target), MODES maps each case mode to how
 // it is answered. A gradient mode is one more entry in MODES: tf.grads((...t)
@@ -25,8 +35,7 @@
 
 const bp = require('../bcast_pipe');
 
-const tf = bp.requireLibrary('@tensorflow/tfjs-core');
-bp.requireLibrary('@tensorflow/tfjs-backend-cpu');
+const tf = bp.requireLibrary('@tensorflow/tfjs');   // tfjs-core's API, its gradients, the CPU backend
 
 // bcast dtype <-> tfjs DataType.
 const TF_TYPE = { f32: 'float32', i32: 'int32', bool: 'bool' };
@@ -63,7 +72,15 @@ const RULES = [
   [/^broadcastTo\(\): shape\.length=\d+ < input\.rank=\d+|^Tensor must have a shape comprised of positive integers/, 'invalid-shape'],
   [/^Error in matMul: inner shapes \(\w+\) and \(\w+\) of Tensors with shapes .* must match/, 'matmul-core'],
   [/^Argument '\w+' passed to '\w+' must be \w+ tensor, but got \w+ tensor|^BitwiseAnd: Only supports '\w+' values in tensor/, 'dtype'],
+  // grad mode, no float32 input (B31): tf.grads refuses to differentiate with respect to nothing
+  //   "gradients() received an empty list of xs."
+  [/^gradients\(\) received an empty list of xs/, 'dtype'],
 ];
+
+// The ops whose gradient the bridge asks tfjs for: every op of the grad suite
+// (tfjs registers a gradient for each kernel they run: Add, Sub, Multiply,
+// RealDiv, Pow, Maximum, Minimum, Select, BatchMatMul, Tile (broadcastTo)).
+const GRAD_OPS = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'where', 'matmul', 'broadcast_to', 'expand'];
 
 // A tfjs tensor over a dense copy of the operand's elements.
 function tensor(a) {
@@ -93,7 +110,36 @@ function value(c) {
   }
 }
 
-const MODES = { value };
+// grad mode: the op's float32 inputs (but where's cond) are tf.grads's xs,
+// the others constants; dy is the case's incoming gradient (the last arg).
+// The forward op runs first on its own, so that its error comes before
+// tf.grads's own check of xs (docs/target-abi.md: errors are the forward op's).
+function grad(c) {
+  const inputs = c.args.slice(0, -1);
+  const diff = inputs.map((a, i) => a.dtype === 'f32' && !(c.op === 'where' && i === 0));
+  return tf.tidy(() => {
+    const ts = inputs.map(tensor);
+    OPS[c.op](c, ...ts);
+    const xs = ts.filter((t, i) => diff[i]);
+    const f = (...vs) => {
+      let k = 0;
+      return OPS[c.op](c, ...ts.map((t, i) => (diff[i] ? vs[k++] : t)));
+    };
+    const gs = tf.grads(f)(xs, tensor(c.args[c.args.length - 1]));
+    const out = [];
+    for (let i = 0, k = 0; i < inputs.length; i++) {
+      if (!diff[i]) continue;
+      const g = gs[k++], data = g.dataSync();
+      if (data.length !== bp.elementCount(g.shape)) {   // as reply(): it cannot be sent as a gradient
+        return bp.replyError('other', `tfjs returned a ${g.dtype} gradient of shape [${g.shape}] holding ${data.length} elements`);
+      }
+      out.push({ index: i, dtype: BCAST_NAME[g.dtype] || g.dtype, shape: g.shape, data: bp.bytesOf(data) });
+    }
+    return bp.replyGrads(out);
+  });
+}
+
+const MODES = { value, grad };
 
 // One case, answered by its mode's function; tfjs's exceptions are classed by RULES.
 function run(c) {
@@ -110,7 +156,7 @@ function main() {
   tf.setBackend('cpu');
   bp.serve({
     name: 'tfjs', version: tf.version_core, profile: 'numpy',
-    ops: Object.keys(OPS), dtypes: Object.keys(TF_TYPE), maxRank: 0, flags: [],
+    ops: Object.keys(OPS), dtypes: Object.keys(TF_TYPE), maxRank: 0, flags: [], gradOps: GRAD_OPS,
   }, run);
 }
 
