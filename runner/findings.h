@@ -20,10 +20,6 @@ void br_findings_build(br_report *rep);
  * fewer) | expected ok". */
 void br_finding_signature(const br_rec *x, char *buf, size_t cap);
 
-/* A target's own error text with numbers, shapes and quoted names stripped:
- * "size of tensor a (3) must match (4) at dim 1" -> "size of tensor a (#) must match (#) at dim #". */
-void br_normalise_message(const char *msg, char *buf, size_t cap);
-
 /* "F3" for the third failure finding, "L1" for the first limit (failures
  * come first in rep->findings). */
 void br_finding_id(const br_report *rep, size_t f, char *buf, size_t cap);

@@ -12,7 +12,7 @@
 #include "call.h"
 #include "compare.h"
 #include "case_features.h"
-#include "findings.h"
+#include "message_norm.h"
 #include "judge_grad.h"
 
 int br_is_contiguous(const br_arg *a)

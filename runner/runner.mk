@@ -5,7 +5,7 @@
 #   make run                 the whole default suite against the bundled reference target, in both profiles
 
 RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c runner/select.c runner/expect.c \
-                  runner/options.c runner/session.c runner/output.c runner/case_features.c runner/findings.c runner/feature_stats.c \
+                  runner/options.c runner/session.c runner/output.c runner/case_features.c runner/findings.c runner/message_norm.c runner/feature_stats.c \
                   runner/isolate.c runner/worker.c runner/zygote.c \
                   runner/cmd_run.c runner/cmd_show.c runner/cmd_merge.c runner/cmd_shrink.c runner/cmd_explore.c \
                   runner/judge.c runner/judge_grad.c runner/report.c runner/report_text.c runner/report_json.c \

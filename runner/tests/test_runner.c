@@ -13,6 +13,7 @@
 #include "report.h"
 #include "expect.h"
 #include "findings.h"
+#include "message_norm.h"
 #include "select.h"
 
 static const char two_cases[] =

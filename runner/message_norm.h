@@ -1,0 +1,14 @@
+/* message_norm.h - a target's own error message normalised into the signature findings group on (docs/findings.md). */
+#ifndef BR_MESSAGE_NORM_H
+#define BR_MESSAGE_NORM_H
+
+#include <stddef.h>
+
+/* A target's own error text with numbers, shapes, quoted names, dtype names
+ * and values stripped, cut at 64 characters on a word end:
+ * "size of tensor a (3) must match (4) at dim 1" -> "size of tensor a (#) must match (#) at dim #".
+ * msg is untrusted (any NUL-terminated bytes); buf receives a NUL-terminated
+ * string of at most cap - 1 characters (cap >= 1). msg and buf must not overlap. */
+void br_normalise_message(const char *msg, char *buf, size_t cap);
+
+#endif
