@@ -88,7 +88,10 @@ def view(arg, owned=False):
     neg = [d for d, st in enumerate(arg.strides) if st < 0]
     if not neg:
         return torch.as_strided(s, arg.shape, arg.strides, arg.offset)
-    start = arg.offset + sum((n - 1) * st for n, st in zip(arg.shape, arg.strides) if st < 0 and n > 0)
+    # the lowest address the view touches; an empty view touches none (its
+    # negative strides could otherwise put the start before the storage)
+    empty = any(n == 0 for n in arg.shape)
+    start = 0 if empty else arg.offset + sum((n - 1) * st for n, st in zip(arg.shape, arg.strides) if st < 0)
     pos = torch.as_strided(s, arg.shape, tuple(abs(st) for st in arg.strides), start)
     return pos.flip(neg).contiguous()
 

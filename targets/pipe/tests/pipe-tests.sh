@@ -128,6 +128,11 @@ if "$PY" -c 'import torch' 2>/dev/null; then
         --profile torch --target-arg "$PY $BR/torch_bridge.py" "$GFIX"
     run "torch bridge: the NumPy profile's tie and pow-at-0 conventions differ (divergent)" 1 '^13 passed, 2 failed' \
         --profile numpy --format json --output "$TMP/res.json" --target-arg "$PY $BR/torch_bridge.py" "$GFIX"
+    # an empty view with negative strides addresses no element: the bridge must not compute a
+    # start before the storage (torch said "invalid storage offset -2"; found by explore)
+    printf 'bcast-cases 1\n\ncase neg-empty\nsuite explore\ntags explored\nrules B5\nop broadcast_to\nmode value\nsource ref\nattr shape ()\narg x u8 (0,2) (-4,-2) 0 0\nvalues\nexpect * error invalid-shape\nend\n' >"$TMP/neg.cases"
+    run "torch bridge: an empty negative-stride view reaches torch" 0 '^1 passed, 0 failed, 0 skipped$' \
+        --profile torch --target-arg "$PY $BR/torch_bridge.py" "$TMP/neg.cases"
 else
     echo "SKIP the torch bridge's grad tests: torch is not importable by $PY"
     skipped=$((skipped + 1))
