@@ -109,8 +109,25 @@ function dense(arg) {
 // A zero-size shape nests like any other ((3,0) is [[], [], []]): a library
 // that checks the nesting against the size (mathjs does) must get a well-formed
 // empty array, or its answer is about a malformed input, not about broadcasting.
+// A nested array holds every element (a library without views cannot take a
+// stride-0 view of 2^40 elements any other way): when the slots it needs
+// (the sum over dims of the product of the extents up to that dim, 8 bytes
+// each) exceed node's heap limit, it cannot be built, and a RangeError says so
+// at once instead of the bridge filling memory until the case times out.
+// The library is never called then; the operand's shape decides, nothing else.
 function nested(arg, leaf) {
   if (arg.shape.length === 0) return leaf(arg.offset);
+  let slots = 0;
+  let rows = 1;
+  for (const n of arg.shape) {
+    rows *= n;
+    slots += rows;
+  }
+  const limit = require('v8').getHeapStatistics().heap_size_limit;
+  if (slots * 8 > limit) {
+    throw new RangeError(`bcast_pipe: a dense nested array of shape ${fmtShape(arg.shape)} needs ${slots} slots, `
+      + `beyond node's heap limit of ${limit} bytes (the library takes nested arrays, not views)`);
+  }
   const build = (d, off) => {
     const out = [];
     for (let i = 0; i < arg.shape[d]; i++) {

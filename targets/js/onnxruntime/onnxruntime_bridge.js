@@ -78,6 +78,8 @@ const RULES = [
   [/^Got invalid dimensions for output|^Invalid rank for output|The output OrtValue provided for output '\w+' of node '[^']*' \(\w+\) has shape/, 'inplace-shape'],
   [/Tensor shape\.Size\(\) must be >= 0|^Invalid dimension: -\d+/, 'invalid-shape'],
   [/Integer (division|modulo) by zero/, 'division-by-zero'],
+  // SafeInt's overflow handler (core/common/safeint.h), e.g. Expand's element count past int64.
+  [/SafeIntOnOverflow\(\) Integer overflow/, 'overflow'],
   [/Type Error: Type parameter \(\w+\) of Optype \(\w+\) bound to different types|Type Error: Type '[^']*' of input parameter|^Could not find an implementation for|^Unexpected output data type/, 'dtype'],
 ];
 

@@ -81,6 +81,18 @@ process.stderr.write([bp.fmtShape([4611686018427387904, 0]), bp.fmtShape([3]), b
 want='(4611686018427387904,0) (3,) () 4611686018427387904,9223372036854775807,0 (4611686018427387904,9223372036854775807,0)'
 [ "$got" = "$want" ] && ok "shapes are parsed and written exactly" || bad "shapes are parsed and written exactly" "$got"
 
+# nested(): a stride-0 view too large for node's heap is a RangeError at once (it
+# hung the mathjs bridge until the case timed out); small views nest in C order.
+got=$(timeout 20 node -e "
+const bp = require('./$JS/bcast_pipe');
+const small = JSON.stringify([bp.nested({ shape: [2, 3], strides: [3, 1], offset: 0 }, (k) => k),
+  bp.nested({ shape: [2, 0], strides: [0, 0], offset: 0 }, (k) => k)]);
+try { bp.nested({ shape: [576460752303423488, 1], strides: [0, 0], offset: 0 }, (k) => k);
+  process.stderr.write(small + ' built');
+} catch (e) { process.stderr.write(small + ' ' + e.name + ' ' + /heap limit/.test(e.message)); }" 2>&1)
+[ "$got" = '[[[0,1,2],[3,4,5]],[[],[]]] RangeError true' ] && ok "nested() refuses a view beyond node's heap at once" \
+    || bad "nested() refuses a view beyond node's heap at once" "$got"
+
 # Protobuf varints as protobuf encodes them (int64: a negative value in ten bytes).
 got=$(node -e "
 const { varint } = require('./$JS/onnxruntime/onnx_proto');
