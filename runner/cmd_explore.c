@@ -24,6 +24,7 @@
 #include "output.h"
 #include "session.h"
 #include "shrink.h"
+#include "stop.h"
 
 #define DEFAULT_SEED 1ull
 #define ROUND_MAX 2048                 /* cases per round */
@@ -34,8 +35,6 @@
 #define SHRINK_SECONDS 5.0
 #define SHRINK_MAX 40                  /* findings shrunk; the rest keep their smallest case as found */
 
-static volatile sig_atomic_t stop_flag;
-static void on_stop(int sig) { stop_flag = sig; }
 
 typedef struct sigcount { char *sig; size_t listed, total; } sigcount;
 
@@ -178,7 +177,7 @@ static size_t fill_round(xp *x, size_t *torun, int *profs, int *more)
     size_t n = 0;
     br_live_rewind(&x->lv);
     *more = 1;
-    while (x->lv.n < ROUND_MAX && !stop_flag) {
+    while (x->lv.n < ROUND_MAX && !br_stop_flag) {
         uint64_t i;
         size_t ci;
         if (!peek_index(x, &i)) { *more = 0; break; }
@@ -205,14 +204,14 @@ static int explore_loop(xp *x)
 {
     size_t torun[ROUND_MAX];
     int profs[ROUND_MAX], more = 1;
-    while (more && !stop_flag) {
+    while (more && !br_stop_flag) {
         size_t n = fill_round(x, torun, profs, &more);
         if (n == (size_t)-1) { fprintf(stderr, "bcast-run: explore: out of memory\n"); return 2; }
-        if (n > 0) br_iso_run(x->iso, torun, profs, n, on_done, x, &stop_flag);
+        if (n > 0) br_iso_run(x->iso, torun, profs, n, on_done, x, &br_stop_flag);
         br_report_free(&x->scratch);   /* its strings: the round's judged failures */
         progress(x, 0);
     }
-    x->rep.complete = !stop_flag;
+    x->rep.complete = !br_stop_flag;
     return 0;
 }
 
@@ -231,7 +230,7 @@ static int shrink_finding(xp *x, size_t f, br_buf *out)
     br_finding_signature(r, want, sizeof want);
     if (br_gen_case(&x->gen, x->seed, i, &x->spec) != 0) return 2;
     br_shrink_cfg cfg = { x->iso, &x->slv, &x->info, x->profile, x->o->jobs, r->probed,
-                          x->o->max_runs > 0 ? x->o->max_runs : SHRINK_RUNS, SHRINK_SECONDS, &stop_flag };
+                          x->o->max_runs > 0 ? x->o->max_runs : SHRINK_RUNS, SHRINK_SECONDS, &br_stop_flag };
     br_shrink_stats st;
     memset(&st, 0, sizeof st);
     int same = br_shrink_judge(&cfg, &x->spec, sig, sizeof sig, &oc) == 0 && strcmp(sig, want) == 0;
@@ -268,7 +267,7 @@ static int shrink_and_emit(xp *x)
     size_t done = 0;
     int64_t t = br_now_ns();
     br_buf sink = { 0 };   /* --emit-all: the shrunk cases are in the report only */
-    for (size_t f = 0; f < x->rep.nfindings && !stop_flag; f++) {
+    for (size_t f = 0; f < x->rep.nfindings && !br_stop_flag; f++) {
         if (strcmp(x->rep.findings[f].kind, "failure") != 0 || done >= SHRINK_MAX) continue;
         if (shrink_finding(x, f, x->o->emit_all ? &sink : &out) != 0) { br_buf_free(&out); br_buf_free(&sink); return 2; }
         done++;
@@ -382,12 +381,7 @@ int br_cmd_explore(const br_opts *o)
     x.limit = o->max_cases > 0 ? (uint64_t)o->max_cases : 0;
     x.tty = isatty(2);
     br_spec_init(&x.spec);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    br_stop_catch();
     br_outputs outs;
     int rc = br_outputs_open(&outs, o) != 0 ? 2 : 0;
     if (rc == 0) rc = start(&x);
@@ -419,7 +413,7 @@ int br_cmd_explore(const br_opts *o)
         int erc = br_outputs_emit(&outs, &x.rep, o, NULL);
         br_totals t;
         br_report_totals(&x.rep, &t);
-        rc = stop_flag ? 130 : erc ? erc : br_report_exit(&t);
+        rc = br_stop_flag ? 130 : erc ? erc : br_report_exit(&t);
     } else br_outputs_abort(&outs);
     xp_free(&x);
     return rc;

@@ -16,6 +16,7 @@
 #include "judge.h"
 #include "output.h"
 #include "session.h"
+#include "stop.h"
 
 typedef struct run_ctx {
     br_caseset *cs;
@@ -28,8 +29,6 @@ typedef struct run_ctx {
     int64_t last_draw;
 } run_ctx;
 
-static volatile sig_atomic_t stop_flag;
-static void on_stop(int sig) { stop_flag = sig; }
 
 static void progress(run_ctx *r, int force)
 {
@@ -176,16 +175,11 @@ static void execute(run_ctx *rc, br_iso *iso, const size_t *torun, const int *pr
 {
     rc->total = nrun;
     rc->progress = isatty(2);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    size_t fin = br_iso_run(iso, torun, profs, nrun, on_done, rc, &stop_flag);
+    br_stop_catch();
+    size_t fin = br_iso_run(iso, torun, profs, nrun, on_done, rc, &br_stop_flag);
     if (rc->progress) progress(rc, 1);
     br_report *rep = rc->rep;
-    rep->complete = fin == nrun && !stop_flag;
+    rep->complete = fin == nrun && !br_stop_flag;
     if (!rep->complete) {
         size_t k = 0;
         for (size_t i = 0; i < rep->n; i++) if (rc->ran[i]) rep->recs[k++] = rep->recs[i];
@@ -269,7 +263,7 @@ int br_cmd_run(const br_opts *o)
     int erc = br_outputs_emit(&s.outs, &s.rep, o, &s.cs);
     br_totals t;
     br_report_totals(&s.rep, &t);
-    code = stop_flag ? 130 : erc ? erc : br_report_exit(&t);
+    code = br_stop_flag ? 130 : erc ? erc : br_report_exit(&t);
     if (!s.rep.complete && code == 0) code = 1;
     run_state_free(&s);
     return code;

@@ -14,12 +14,11 @@
 #include "session.h"
 #include "show.h"
 #include "shrink.h"
+#include "stop.h"
 
 #define SHRINK_RUNS 200
 #define SHRINK_SECONDS 30.0
 
-static volatile sig_atomic_t stop_flag;
-static void on_stop(int sig) { stop_flag = sig; }
 
 typedef struct one { const br_caseset *cs; int profile, outcome; char sig[512], reason[700]; } one;
 
@@ -103,7 +102,7 @@ static int original_fails(shrink_state *s, const br_opts *o, one *w)
         return 0;
     }
     int prof = s->profile;
-    br_iso_run(s->iso, &s->ci, &prof, 1, on_done, w, &stop_flag);
+    br_iso_run(s->iso, &s->ci, &prof, 1, on_done, w, &br_stop_flag);
     if (w->outcome < 0) return 0;
     if (w->outcome == BR_O_PASS || w->outcome == BR_O_SKIP) {
         fprintf(stderr, "bcast-run: shrink: %s %s on %s (profile %s): nothing to shrink\n", c->id,
@@ -156,16 +155,12 @@ int br_cmd_shrink(const br_opts *o)
     shrink_state s;
     memset(&s, 0, sizeof s);
     br_spec_init(&s.spec);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    br_stop_catch();
     int rc = setup(&s, o);
     one w = { &s.cs, s.profile, -1, "", "" };
-    if (rc == 0 && !original_fails(&s, o, &w)) rc = stop_flag ? 130 : 1;
+    if (rc == 0 && !original_fails(&s, o, &w)) rc = br_stop_flag ? 130 : 1;
     br_shrink_cfg cfg = { s.iso, &s.lv, &s.info, s.profile, o->jobs, o->probe_limits,
-                          o->max_runs > 0 ? o->max_runs : SHRINK_RUNS, o->seconds > 0 ? o->seconds : SHRINK_SECONDS, &stop_flag };
+                          o->max_runs > 0 ? o->max_runs : SHRINK_RUNS, o->seconds > 0 ? o->seconds : SHRINK_SECONDS, &br_stop_flag };
     char ref_sig[512] = "", before[200], after[200];
     int oc = -1;
     if (rc == 0 && (br_shrink_judge(&cfg, &s.spec, ref_sig, sizeof ref_sig, &oc) != 0 || oc == BR_O_PASS || oc == BR_O_SKIP)) {
@@ -185,7 +180,7 @@ int br_cmd_shrink(const br_opts *o)
     if (rc == 0) {
         fprintf(stderr, "shrink: %s: %s -> %s (%ld runs, %.1f s)\n", o->case_id, before, after, st.runs, st.seconds);
         rc = print_result(&s, o, ref_sig, &st);
-        if (rc == 0 && stop_flag) rc = 130;
+        if (rc == 0 && br_stop_flag) rc = 130;
     }
     br_iso_stop(s.iso);
     br_spec_free(&s.spec);

@@ -10,7 +10,7 @@ RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c r
                   runner/cmd_run.c runner/cmd_show.c runner/cmd_merge.c runner/cmd_shrink.c runner/cmd_explore.c \
                   runner/judge.c runner/judge_grad.c runner/report.c runner/report_text.c runner/report_json.c \
                   runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c \
-                  runner/rng.c runner/casewrite.c runner/live.c runner/spec.c runner/explore_gen.c runner/shrink.c
+                  runner/rng.c runner/casewrite.c runner/live.c runner/spec.c runner/explore_gen.c runner/shrink.c runner/stop.c
 RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
 RUNNER_BIN     := $(BUILD)/bcast-run
 RUNNER_TEST    := $(BUILD)/test-runner
