@@ -203,6 +203,10 @@ def cmd_check(args):
                 os.makedirs(os.path.join(tmp, d))
                 shutil.copy(src, os.path.join(tmp, d, "results.json"))
         for name in args.names:
+            explore = os.path.join(committed, name, "explore.json")   # committed, not regenerated here
+            if os.path.isfile(explore):
+                os.makedirs(os.path.join(tmp, name), exist_ok=True)
+                shutil.copy(explore, os.path.join(tmp, name, "explore.json"))
             run_one(args, name, tmp, None)
         write_index(tmp)
         args.out_dir = tmp

@@ -316,6 +316,17 @@ def _findings(run, kept_by_id):
     return findings
 
 
+REPRO_MAX = 4000   # characters of a one-liner kept inline; a sizes case's values can run to 100 KB
+
+
+def _inline_repro(case_id, line):
+    """The one-liner, or, when it is longer than REPRO_MAX (every value of a large case), a pointer to
+    the command that prints it: results.json and the reports stay readable."""
+    if len(line) <= REPRO_MAX:
+        return line
+    return "# %d characters, too long to inline: bcast-run show '%s' prints it" % (len(line), case_id)
+
+
 def normalise(run, name, target_arg, expectations, runner, notes=""):
     """The reports' results.json (schema 2) from bcast-run's JSON `run`: target and
     versions, totals (by what happened, and the known part), counts per suite/tag/op
@@ -333,15 +344,17 @@ def normalise(run, name, target_arg, expectations, runner, notes=""):
     kept_by_id = {c["id"]: c for c in keep}
     findings = _findings(run, kept_by_id)
     by_file = {}
-    wanted = [c for c in keep if c["outcome"] in NOT_PASSING]
+    # one-liners for the gate's failures and each finding's smallest case; a probed case (run past a
+    # declared limit) is summarised by its limit finding, whose smallest case has them
+    wanted = [c for c in keep if c["outcome"] in NOT_PASSING and not c.get("probed")]
     wanted += [kept_by_id[f["smallest"]] for f in findings if f["kind"] == "failure" and f["smallest"] in kept_by_id]
     for c in wanted:
         by_file.setdefault(c["file"], set()).add(c["id"])
     lines = one_liners(runner, by_file) if runner else {}
     for c in keep:
         ol = lines.get(c["id"], {})
-        c["numpy_repro"] = ol.get("numpy", "")
-        c["torch_repro"] = ol.get("torch", "")
+        c["numpy_repro"] = _inline_repro(c["id"], ol.get("numpy", ""))
+        c["torch_repro"] = _inline_repro(c["id"], ol.get("torch", ""))
     return {
         "schema": RESULTS_SCHEMA,
         "name": name,

@@ -664,6 +664,16 @@ def test_chromium_skip(tmp):
           and r.stdout.rstrip().endswith("0 passed, 0 failed, 1 skipped"), "SKIP without chromium: " + r.stdout)
 
 
+def test_long_repro_not_inlined():
+    """A one-liner holding a large case's every value is replaced by the command that prints it."""
+    short = "/usr/bin/python3 -c 'print(1)'"
+    check(runs._inline_repro("a", short) == short, "a short one-liner is kept")
+    long_ = "x" * (runs.REPRO_MAX + 1)
+    r = runs._inline_repro("sizes/add/f32/(3,1031)x(3,1031)", long_)
+    check(len(r) < 200 and "bcast-run show 'sizes/add/f32/(3,1031)x(3,1031)'" in r and str(len(long_)) in r,
+          "a long one-liner becomes a pointer to bcast-run show: " + r)
+
+
 def test_explore_section(tmp):
     """The Explore section shows explore.json's totals, every finding with its smallest case and shrunk
     case, and says which ones the committed cases also find (same signature) and which only exploration does."""
@@ -711,6 +721,7 @@ def main():
         test_stderr_reproducible()
         test_nondeterministic_values()
         test_nondeterministic_outcome()
+        test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
                   test_unwritable_out_dir, test_determinism, test_edge_cases, test_explore_section, test_reports_check, test_chromium):
