@@ -32,7 +32,7 @@ VARYING = " [values vary from run to run; see the known reason]"
 # report replaces the run's details with fixed text. A crash or a timeout is still
 # reported as such. The reason must say what was observed and why.
 NONDETERMINISTIC_OUTCOME = "[nondeterministic outcome]"
-VARYING_OUTCOME = {"expected": "", "first_mismatch": "", "diff": "",
+VARYING_OUTCOME = {"expected": "", "first_mismatch": "", "diff": "", "detail": "",
                    "actual": "(wrong values or a pass: varies from run to run; see the known reason)",
                    "reason": "the outcome varies from run to run; see the known reason",
                    "error_class": "", "error_message": ""}
@@ -210,6 +210,10 @@ FINDING_KEYS = ("id", "kind", "name", "signature", "count", "known", "smallest",
 # Text a target printed (a crash's stderr tail) may hold pointers and process ids
 # that change with every run; they are replaced so results.json stays reproducible.
 HEX_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
+# A finding of [nondeterministic outcome] cases (bcast-run names it so, runner/cmd_run.c) counts this
+# run's outcomes in a parenthesis before ": N cases"; the split changes from run to run.
+VARYING_NAME = "the outcome varies from run to run"
+VARYING_SPLIT = re.compile(r" \([^()]*\)(?=: [0-9]+ cases)")
 SANITIZER_PID = re.compile(r"==[0-9]+==")
 
 
@@ -236,6 +240,9 @@ def _stable_case(c):
             # A fault address changes with every run (ASLR); the page it hit is what matters.
             kept[k] = FAULT_ADDRESS.sub("fault at <address>", kept[k])
     kept["stderr_tail"] = SANITIZER_PID.sub("==<pid>==", HEX_ADDRESS.sub("0x<address>", kept["stderr_tail"] or ""))
+    for k in ("actual", "error_message", "reason"):   # a library's repr of a function object ("at 0x7f15...")
+        if isinstance(kept.get(k), str):
+            kept[k] = HEX_ADDRESS.sub("0x<address>", kept[k])
     if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC_OUTCOME) and kept.get("actual_outcome") in ("pass", "fail"):
         kept.update(VARYING_OUTCOME)
     if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC):
@@ -296,6 +303,9 @@ def _findings(run, kept_by_id):
             cell = probed.setdefault(key, {})
             cell[c["actual_outcome"]] = cell.get(c["actual_outcome"], 0) + 1
     for f in findings:
+        if f["kind"] == "failure" and f["name"].startswith(VARYING_NAME):
+            # how this run's outcomes split (wrong values, errors, passes) varies: not in the name
+            f["name"] = VARYING_SPLIT.sub("", f["name"])
         if f["kind"] == "limit":
             reasons = skips.get(f["signature"], {})
             f["excluded"] = [[r, reasons[r]] for r in sorted(reasons, key=lambda r: (-reasons[r], r))]

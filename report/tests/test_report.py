@@ -240,7 +240,8 @@ def test_nondeterministic_outcome():
                 "strides": ["(1,1)", "(4,4,1)"], "outcome": "xfail", "actual_outcome": "fail" if actual == "pass" else actual,
                 "reason": "the outcome varies from run to run (this run: %s)" % actual, "known_reason": known,
                 "expected": "f32 (2,2,4) [0, 0]" if failed else "", "actual": "f32 (2,2,4) [0, 7]" if failed else "",
-                "first_mismatch": "(1,0,0)" if failed else "", "file": "x.cases", "line": 1}
+                "first_mismatch": "(1,0,0)" if failed else "", "detail": "nan-invented" if failed else "",
+                "file": "x.cases", "line": 1}
         totals = {"cases": 1, "passed": 0, "failed": 0, "expected_failures": 1}
         return runs.normalise({"cases": [case], "totals": totals}, "t", "", "", None)
     marked = runs.NONDETERMINISTIC_OUTCOME + " K = 0 leaves memory unwritten"
@@ -249,6 +250,23 @@ def test_nondeterministic_outcome():
     check(run("pass", "K = 0")["cases"] != run("fail", "K = 0")["cases"], "an unmarked case keeps what happened")
     check(run("crash", marked)["cases"][0]["actual_outcome"] == "crash", "a marked crash is still a crash")
     check(run("pass", marked)["cases"][0]["reason"] == runs.VARYING_OUTCOME["reason"], "the run's own reason is replaced")
+    check(run("fail", marked)["cases"][0]["detail"] == "", "the run's value classification (detail) is dropped")
+    # the finding's name counts this run's split of outcomes: that part goes
+    names = []
+    for split in ("(-: 5, other: 6, nan-invented: 4)", "(other: 11, nan-invented: 4)"):
+        r = fake_run([15])
+        r["findings"][0]["name"] = ("the outcome varies from run to run (listed as nondeterministic), where the "
+                                    "profile succeeds %s: 15 cases, matmul; f32" % split)
+        names.append(runs.normalise(r, "t", "", "", None)["findings"][0]["name"])
+    check(names[0] == names[1] and "other" not in names[0] and names[0].endswith(": 15 cases, matmul; f32"),
+          "a varying outcome finding's name does not hold the run's split: %s" % names)
+    # a library's message with an object's address (numba: "<function where at 0x7f15f6561b20>")
+    r = fake_run([1])
+    r["cases"][0]["error_message"] = "TypingError: No implementation of function Function(<function where at 0x7f15f6561b20>)"
+    r["cases"][0]["actual"] = "error other: " + r["cases"][0]["error_message"]
+    kept = runs.normalise(r, "t", "", "", None)["cases"][0]
+    check("0x7f15" not in kept["error_message"] + kept["actual"] and "0x<address>" in kept["error_message"],
+          "pointer addresses in a library's message are masked")
 
 
 def test_target_gate_expectations(tmp):
