@@ -17,7 +17,8 @@ import json
 import os
 import re
 
-CURATED = re.compile(r"#\s*(\d+)\s+cases?:\s*(.*)")
+# "# 12 cases: REASON" or "# 536 cases (G1): REASON" (a label after the count)
+CURATED = re.compile(r"#\s*(\d+)\s+cases?(?:\s*\([^)]*\))?:\s*(.*)")
 MARKER = "# hand family: "
 
 

@@ -80,10 +80,12 @@ def _explore_row(f, gate):
     return [f["id"], str(f["count"]), f["name"], Code(f.get("smallest", "")), also]
 
 
-def explore_section(doc, explore):
+def explore_section(doc, explore, shrunk_cap=None):
     """The 'Explore' section: what `bcast-run explore` found on random cases judged against
     ref (reports/<name>/explore.json), each finding with its shrunk case, and whether the
-    committed cases find the same behaviour (the same signature among the gate's findings)."""
+    committed cases find the same behaviour (the same signature among the gate's findings).
+    shrunk_cap: at most this many shrunk cases printed in full (None: EXPLORE_SHRUNK_SHOWN);
+    the rest are named by the pointer to explore.cases."""
     where = "reports/%s/explore.json" % doc["name"]
     head = [heading(2, "Explore", "explore")]
     if explore is None:
@@ -101,7 +103,8 @@ def explore_section(doc, explore):
     b = head + [para(intro),
                 table(["finding", "cases", "what the target did", "smallest explored case", "also in the committed cases?"],
                       [_explore_row(f, gate) for f in fs], "explore")]
-    shown = [f for f in fs if f.get("shrunk")][:EXPLORE_SHRUNK_SHOWN]
+    cap = EXPLORE_SHRUNK_SHOWN if shrunk_cap is None else min(shrunk_cap, EXPLORE_SHRUNK_SHOWN)
+    shown = [f for f in fs if f.get("shrunk")][:cap]
     for f in shown:
         b.append(details("%s shrunk: the smallest case that fails the same way" % f["id"], [code_block(f["shrunk"].rstrip("\n"))]))
     if len(shown) < len([f for f in fs if f.get("shrunk")]):

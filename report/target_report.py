@@ -195,7 +195,7 @@ def build(doc, command, cap, others, explore=None):
     b.append(text(outcome_line(doc)))
     b += fv.limits_blocks(doc)
     b += notes.section(doc)
-    b += notes.explore_section(doc, explore)
+    b += notes.explore_section(doc, explore, others)
     b += target_blocks(doc)
     b += summary_blocks(doc)
     ops, rows = heat_map(doc["counts"])

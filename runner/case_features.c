@@ -131,6 +131,8 @@ void br_case_features(const br_case *c, int profile, char *buf, size_t cap)
         for (int d = 0; d < s->rank; d++) if (s->strides[d] == 0 && s->shape[d] > 1) add(&w, "%s", "overlap:self");
     }
     if (c->mode == BCT_MODE_OUT) add(&w, "%s", "mode:out");
+    for (int d = 0; d < c->target_rank; d++)   /* B16: a requested shape with a negative entry */
+        if (c->target_shape[d] < 0) { add(&w, "%s", "negative-extent"); break; }
     stretch_words(&w, c);
     if (nf == 2) {
         const char *a = family(fam[0]), *b = family(fam[1]);

@@ -195,6 +195,7 @@ static void feature_words(const char *w, br_buf *b)
         { "error-expected", "shapes the profile refuses" }, { "dtypes:int-float", "int with float" },
         { "dtypes:bool-int", "bool with int" }, { "dtypes:bool-float", "bool with float" },
         { "dtypes:int-int", "two int dtypes" }, { "dtypes:float-float", "two float dtypes" },
+        { "negative-extent", "a negative extent in the requested shape" },
     };
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
         if (strcmp(w, plain[i][0]) == 0) { br_buf_puts(b, plain[i][1]); return; }
@@ -233,6 +234,54 @@ static void details(const br_report *rep, const group *gr, br_buf *b)
     br_buf_puts(b, ")");
 }
 
+/* The length of behaviour s cut to at most cap characters on a word
+ * boundary (the whole of it when it fits). */
+static size_t cut_words(const char *s, size_t cap)
+{
+    size_t n = strlen(s);
+    if (n <= cap) return n;
+    size_t k = cap;
+    while (k > 0 && s[k] != ' ') k--;
+    while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == ':' || s[k - 1] == ',')) k--;
+    return k ? k : cap;
+}
+
+/* What the target did over a family merged from groups with different
+ * behaviours (level 2: one condition, several symptoms): "N behaviours:
+ * B (n), B (n), ..." with the commonest first, at most three named; each
+ * behaviour is cut at 60 characters on a word boundary, and behaviours
+ * that agree that far count as one. Returns 0 (writes nothing) when there
+ * is one. */
+static int behaviours(const br_report *rep, const group *gr, br_buf *b)
+{
+    enum { MAXB = 16, CUT = 60 };
+    const char *v[MAXB];
+    size_t len[MAXB], cnt[MAXB], nb = 0, more = 0;
+    for (size_t i = 0; i < gr->n; i++) {
+        const br_rec *x = &rep->recs[gr->recs[i]];
+        const char *s = x->behaviour[0] ? x->behaviour : x->reason;
+        size_t n = cut_words(s, CUT), k = 0;
+        while (k < nb && !(len[k] == n && memcmp(v[k], s, n) == 0)) k++;
+        if (k == nb) {
+            if (nb == MAXB) { more++; continue; }
+            v[nb] = s; len[nb] = n; cnt[nb++] = 0;
+        }
+        cnt[k]++;
+    }
+    if (nb < 2) return 0;
+    for (size_t i = 1; i < nb; i++)   /* commonest first (insertion sort: few) */
+        for (size_t j = i; j > 0 && cnt[j] > cnt[j - 1]; j--) {
+            const char *tv = v[j]; v[j] = v[j - 1]; v[j - 1] = tv;
+            size_t t = len[j]; len[j] = len[j - 1]; len[j - 1] = t;
+            t = cnt[j]; cnt[j] = cnt[j - 1]; cnt[j - 1] = t;
+        }
+    br_buf_printf(b, "%zu behaviours: ", nb + (more ? 1 : 0));
+    for (size_t k = 0; k < nb && k < 3; k++)
+        br_buf_printf(b, "%s%.*s%s (%zu)", k ? ", " : "", (int)len[k], v[k], v[k][len[k]] ? " ..." : "", cnt[k]);
+    if (nb > 3 || more) br_buf_puts(b, ", ...");
+    return 1;
+}
+
 /* One line from what the cases share: "[conditions]: what the target did,
  * where the profile expects ...: N cases, ops; dtypes". */
 static const char *name_of(br_report *rep, const group *gr, const br_finding *f, const char *chars)
@@ -253,8 +302,9 @@ static const char *name_of(br_report *rep, const group *gr, const br_finding *f,
         s += len;
     }
     if (nw) br_buf_puts(&b, ": ");
+    int several = behaviours(rep, gr, &b);
     size_t bl = behaviour_len(f->key);
-    br_buf_put(&b, f->key, bl < 160 ? bl : 160);
+    if (!several) br_buf_put(&b, f->key, bl < 160 ? bl : 160);
     /* what was expected, over the whole family */
     char exps[200] = "";
     size_t o = 0;
@@ -276,7 +326,7 @@ static const char *name_of(br_report *rep, const group *gr, const br_finding *f,
         p += len;
     }
     br_buf_printf(&b, ", where the profile %s%s%s", ok ? "succeeds" : "", ok && errs[0] ? " or raises " : errs[0] ? "raises " : "", errs);
-    details(rep, gr, &b);
+    if (!several) details(rep, gr, &b);
     br_buf_printf(&b, ": %zu cases, %s", f->count, f->ops);
     if (f->dtypes[0]) br_buf_printf(&b, "; %s", f->dtypes);
     const char *r = br_report_str(rep, b.s);
@@ -432,6 +482,18 @@ static void first_word(const char *list, char *w, size_t cap)
     snprintf(w, cap, "%.*s", (int)n, list);
 }
 
+/* Whether feature f, the most telling of groups a and b, decides both
+ * outright, so that they merge whatever the target did: no passing case has
+ * it (lift >= 0.99), it is a condition of the case and not of the oracles
+ * ("divergent" says NumPy and torch differ, which is no cause inside a
+ * library), and the two groups hold at least BR_DECIDE_MIN cases between
+ * them (on a handful of cases a perfect lift is chance). */
+#define BR_DECIDE_MIN 10
+static int decides_outright(const char *f, const group *a, const group *b, double lift_a, double lift_b)
+{
+    return lift_a >= 0.99 && lift_b >= 0.99 && strcmp(f, "divergent") != 0 && a->n + b->n >= BR_DECIDE_MIN;
+}
+
 /* Level 2. Groups whose target did the same thing merge when they share
  * their most telling feature: the cause is the behaviour under a condition,
  * whatever the profile expected; so do groups that raised the same message
@@ -453,7 +515,8 @@ static void merge_groups(const groups *g, char **chars, const double *lift1, siz
             char fa[64], fb[64];
             first_word(chars[a], fa, sizeof fa);
             first_word(chars[b], fb, sizeof fb);
-            int decided = fa[0] && strcmp(fa, fb) == 0 && lift1[a] >= 0.9 && lift1[b] >= 0.9 && same_outcome(ka, kb);
+            int decided = fa[0] && strcmp(fa, fb) == 0 && lift1[a] >= 0.9 && lift1[b] >= 0.9
+                          && (same_outcome(ka, kb) || decides_outright(fa, &g->v[a], &g->v[b], lift1[a], lift1[b]));
             /* the library's own message names a code path: with nothing else
              * to tell the groups apart, the path is the cause */
             int named = same && !chars[a][0] && !chars[b][0] && has_message(ka);

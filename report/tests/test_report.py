@@ -23,6 +23,9 @@ import edge_cases          # noqa: E402
 import casefile            # noqa: E402
 import runs                # noqa: E402
 import target_report       # noqa: E402
+import notes               # noqa: E402
+import findings_check      # noqa: E402
+from markup import to_markdown  # noqa: E402
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
 RUNNER = os.path.join(BUILD, "bcast-run")
@@ -692,6 +695,18 @@ def test_long_repro_not_inlined():
           "a long one-liner becomes a pointer to bcast-run show: " + r)
 
 
+def test_hand_families(tmp):
+    """findings_check reads curated family headers, with or without a label after the count; an
+    indented "N of them" line is a note inside a family, not a new one."""
+    path = os.path.join(tmp, "hand.txt")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("# header words\n# 2 cases: first cause\n#   1 of them: a symptom\na/1 r\na/2 r\n\n"
+                 "# 1 cases (G1): second cause\nb/1 r\n")
+    fam = findings_check.hand_families(path)
+    check(fam == {"a/1": "first cause", "a/2": "first cause", "b/1": "second cause"},
+          "hand families: %r" % fam)
+
+
 def test_explore_section(tmp):
     """The Explore section shows explore.json's totals, every finding with its smallest case and shrunk
     case, and says which ones the committed cases also find (same signature) and which only exploration does."""
@@ -722,6 +737,9 @@ def test_explore_section(tmp):
     md3, _ = target_report.render(doc, "make x", None)
     check("No exploration results" in md3, "without explore.json the section says so")
     check("F1" in ht.split("Explore")[1] if "Explore" in ht else False, "the HTML has the section too")
+    capped = to_markdown(notes.explore_section(doc, ex, 0))
+    check("shrunk: the smallest case" not in capped and "explore.cases" in capped,
+          "a Markdown rung that shows no shrunk case points to explore.cases instead")
 
 
 def main():
@@ -742,7 +760,7 @@ def main():
         test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_explore_section, test_reports_check, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named

@@ -12,6 +12,7 @@
 #include "judge.h"
 #include "report.h"
 #include "expect.h"
+#include "case_features.h"
 #include "findings.h"
 #include "message_norm.h"
 #include "select.h"
@@ -615,6 +616,76 @@ static void test_expectations_rewrite_keeps_what_people_wrote(void)
     br_caseset_free(&cs);
 }
 
+/* Adds n results of one kind to r: outcome, behaviour, expected summary, features. */
+static void add_recs(br_report *r, int n, int o, const char *behaviour, const char *expected, const char *features)
+{
+    for (int i = 0; i < n; i++) {
+        br_rec *x = br_report_add(r);
+        x->id = "c"; x->op = "add"; x->outcome = o; x->shapes = "(2,)";
+        x->behaviour = behaviour; x->expected = expected; x->features = features;
+        if (o != BR_O_PASS) x->failure = "fail";
+    }
+}
+
+/* The failures of one run for the level-2 tests: 50 passes, a groups of
+ * rank-33+ cases that succeed and b that raise (no passing case is rank
+ * 33+), 4 wrong values and 2 errors at low rank. */
+static void rank33_report(br_report *r, int a, int b)
+{
+    memset(r, 0, sizeof *r);
+    add_recs(r, 40, BR_O_PASS, "", "ok f32 (2,)", "dtype:f32 rank:1-2");
+    add_recs(r, 10, BR_O_PASS, "", "error not-broadcastable", "dtype:f32 error-expected rank:1-2");
+    add_recs(r, a, BR_O_FAIL, "succeeds with a shape the profile refuses", "error rank-limit", "dtype:f32 error-expected rank:33+");
+    add_recs(r, b, BR_O_FAIL, "raises not-broadcastable: Incompatible dims", "error rank-limit", "dtype:f32 error-expected rank:33+");
+    add_recs(r, 4, BR_O_FAIL, "values: other", "ok f32 (2,)", "dtype:f32 rank:1-2");
+    add_recs(r, 2, BR_O_FAIL, "raises other: something", "ok f32 (2,)", "dtype:f32 rank:1-2");
+    br_findings_build(r);
+}
+
+/* docs/findings.md level 2: a condition no passing case has (lift 1) joins
+ * groups whose target did different things, and the name lists what it did;
+ * groups with nothing deciding them stay apart, and so do groups too small
+ * (fewer than 10 cases between them) for a perfect lift to mean much. */
+static void test_findings_one_condition_several_behaviours(void)
+{
+    br_report r;
+    rank33_report(&r, 7, 5);
+    CHECK(r.nfindings == 3);
+    if (r.nfindings == 3) {
+        CHECK(r.findings[0].count == 12);
+        CHECK(strstr(r.findings[0].name, "rank 33+: 2 behaviours: succeeds with a shape the profile refuses (7), "
+                                         "raises not-broadcastable: Incompatible dims (5), where the profile raises rank-limit") != NULL);
+        CHECK(r.findings[1].count == 4 && strstr(r.findings[1].name, "behaviours") == NULL);
+    }
+    br_report_free(&r);
+    rank33_report(&r, 3, 2);
+    CHECK(r.nfindings == 4);
+    br_report_free(&r);
+}
+
+/* B16: a requested shape with a negative entry is a case feature. */
+static void test_negative_extent_feature(void)
+{
+    br_caseset cs;
+    br_err err;
+    char feats[512];
+    const char *neg = "bcast-cases 1\ncase v/neg\nsuite views\ntags error\nrules B5\nop broadcast_to\nmode value\n"
+                      "source numpy\nattr shape (-1,2)\narg x f32 (2,) (1,) 0 2\nvalues 1 2\n"
+                      "expect * error invalid-shape\nend\n";
+    CHECK(load_text(&cs, neg, &err) == 0);
+    if (cs.n == 1) {
+        br_case_features(&cs.cases[0], BCT_PROFILE_NUMPY, feats, sizeof feats);
+        CHECK(br_has_word(feats, "negative-extent"));
+    }
+    br_caseset_free(&cs);
+    CHECK(load_text(&cs, good_case, &err) == 0);
+    if (cs.n == 1) {
+        br_case_features(&cs.cases[0], BCT_PROFILE_NUMPY, feats, sizeof feats);
+        CHECK(!br_has_word(feats, "negative-extent"));
+    }
+    br_caseset_free(&cs);
+}
+
 static void test_contiguity_decides_strided_skip(void)
 {
     int64_t shape[2] = { 2, 3 }, c[2] = { 3, 1 }, t[2] = { 1, 2 }, one[2] = { 1, 3 }, s1[2] = { 99, 1 };
@@ -655,6 +726,8 @@ int main(void)
     RUN(test_diff_classifies_each_kind);
     RUN(test_normalise_message_strips_numbers_and_shapes);
     RUN(test_expectations_rewrite_keeps_what_people_wrote);
+    RUN(test_findings_one_condition_several_behaviours);
+    RUN(test_negative_extent_feature);
     RUN(test_contiguity_decides_strided_skip);
     return check_summary();
 }
