@@ -83,7 +83,8 @@ def _explore_row(f, gate):
 def explore_section(doc, explore, shrunk_cap=None):
     """The 'Explore' section: what `bcast-run explore` found on random cases judged against
     ref (reports/<name>/explore.json), each finding with its shrunk case, and whether the
-    committed cases find the same behaviour (the same signature among the gate's findings).
+    committed cases find the same behaviour (the same signature among those the gate's findings
+    were merged from).
     shrunk_cap: at most this many shrunk cases printed in full (None: EXPLORE_SHRUNK_SHOWN);
     the rest are named by the pointer to explore.cases."""
     where = "reports/%s/explore.json" % doc["name"]
@@ -99,7 +100,8 @@ def explore_section(doc, explore, shrunk_cap=None):
     fs = [f for f in explore.get("findings", []) if f.get("kind", "failure") == "failure"]
     if not fs:
         return head + [para(intro), para("Exploration found no failure.")]
-    gate = {f.get("signature"): f["id"] for f in doc.get("findings", []) if f.get("signature")}
+    # a gate finding merged from several level-1 groups answers to each of their signatures
+    gate = {s: f["id"] for f in doc.get("findings", []) for s in (f.get("signatures") or [f.get("signature")]) if s}
     b = head + [para(intro),
                 table(["finding", "cases", "what the target did", "smallest explored case", "also in the committed cases?"],
                       [_explore_row(f, gate) for f in fs], "explore")]

@@ -205,7 +205,7 @@ CASE_KEYS = ("id", "suite", "tags", "rules", "op", "mode", "dtypes", "shapes", "
              "outcome", "actual_outcome", "reason", "known_reason", "expected", "actual",
              "first_mismatch", "error_class", "error_message", "file", "line",
              "failure", "detail", "diff", "stderr_tail", "features", "probed", "limit", "finding")
-FINDING_KEYS = ("id", "kind", "name", "signature", "count", "known", "smallest", "ops", "dtypes",
+FINDING_KEYS = ("id", "kind", "name", "signature", "signatures", "count", "known", "smallest", "ops", "dtypes",
                 "rules", "outcomes", "shrunk", "cases")
 # Text a target printed (a crash's stderr tail) may hold pointers and process ids
 # that change with every run; they are replaced so results.json stays reproducible.
@@ -306,6 +306,7 @@ def _findings(run, kept_by_id):
         if f["kind"] == "failure" and f["name"].startswith(VARYING_NAME):
             # how this run's outcomes split (wrong values, errors, passes) varies: not in the name
             f["name"] = VARYING_SPLIT.sub("", f["name"])
+            f["signatures"] = [f["signature"]]   # the groups it was merged from vary with the outcomes too
         if f["kind"] == "limit":
             reasons = skips.get(f["signature"], {})
             f["excluded"] = [[r, reasons[r]] for r in sorted(reasons, key=lambda r: (-reasons[r], r))]

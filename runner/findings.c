@@ -249,12 +249,12 @@ static size_t cut_words(const char *s, size_t cap)
 /* What the target did over a family merged from groups with different
  * behaviours (level 2: one condition, several symptoms): "N behaviours:
  * B (n), B (n), ..." with the commonest first, at most three named; each
- * behaviour is cut at 60 characters on a word boundary, and behaviours
+ * behaviour is cut at 90 characters on a word boundary, and behaviours
  * that agree that far count as one. Returns 0 (writes nothing) when there
  * is one. */
 static int behaviours(const br_report *rep, const group *gr, br_buf *b)
 {
-    enum { MAXB = 16, CUT = 60 };
+    enum { MAXB = 16, CUT = 90 };
     const char *v[MAXB];
     size_t len[MAXB], cnt[MAXB], nb = 0, more = 0;
     for (size_t i = 0; i < gr->n; i++) {
@@ -350,7 +350,7 @@ static br_finding *new_finding(br_report *rep)
     rep->findings = v;
     br_finding *f = &v[rep->nfindings++];
     memset(f, 0, sizeof *f);
-    f->key = f->name = f->kind = f->ops = f->dtypes = f->rules = f->outcomes = f->shrunk = "";
+    f->key = f->name = f->kind = f->ops = f->dtypes = f->rules = f->outcomes = f->shrunk = f->keys = "";
     return f;
 }
 
@@ -547,6 +547,21 @@ static void fill_finding(br_report *rep, br_finding *f, group *gr, const br_fsta
     f->name = name_of(rep, gr, f, chars);
 }
 
+/* The level-1 keys of the groups whose root has key root, root's first,
+ * '\n'-separated, in the report's pool: what a signature elsewhere (an
+ * explored case's) is compared with. */
+static const char *merged_keys(br_report *rep, const groups *g, size_t *parent, const char *root)
+{
+    br_buf b = { 0 };
+    br_buf_puts(&b, root);
+    for (size_t k = 0; k < g->n; k++)
+        if (strcmp(g->v[k].key, root) != 0 && strcmp(g->v[find_root(parent, k)].key, root) == 0)
+            br_buf_printf(&b, "\n%s", g->v[k].key);
+    const char *r = br_report_str(rep, b.s);
+    br_buf_free(&b);
+    return r;
+}
+
 void br_findings_build(br_report *rep)
 {
     groups g = { 0 };
@@ -580,7 +595,9 @@ void br_findings_build(br_report *rep)
     }
     for (size_t k = 0; k < merged.n; k++) {
         br_finding *f = new_finding(rep);
-        if (f != NULL) fill_finding(rep, f, &merged.v[k], fs);
+        if (f == NULL) continue;
+        fill_finding(rep, f, &merged.v[k], fs);
+        f->keys = merged_keys(rep, &g, parent, merged.v[k].key);
     }
     limit_findings(rep);
     /* order: failures by size, then limits; then point the records at them */

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +36,12 @@ static void collapse_shapes(char *buf, size_t cap)
 }
 
 /* Dtype names in a message are a case's parameter, like its numbers:
- * "float#", "int#", "uint#", "bool", "f#", "i#", "u#" become "DT". */
+ * "float#", "int#", "uint#", "bool", "f#", "i#", "u#", and the C/C++ type
+ * names "float", "double", "int#_t", "uint#_t" become "DT". */
 static void dtype_words(char *buf)
 {
-    static const char *const names[] = { "float#", "int#", "uint#", "complex#", "bool", "f#", "i#", "u#", "double" };
+    static const char *const names[] = { "float#", "int#_t", "uint#_t", "int#", "uint#", "complex#", "bool", "f#", "i#",
+                                         "u#", "double", "float" };
     char *r = buf, *w = buf;
     while (*r) {
         int at_word = r == buf || !isalnum((unsigned char)r[-1]);
@@ -147,4 +150,26 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
         buf[cut] = '\0';
         while (cut > 0 && (buf[cut - 1] == ' ' || buf[cut - 1] == ',' || buf[cut - 1] == '=')) buf[--cut] = '\0';
     }
+}
+
+void br_crash_line(const char *line, char *buf, size_t cap)
+{
+    static const char open_[] = "Assertion `", close_[] = "' failed.";
+    const char *a = strstr(line, open_);
+    const char *e = a ? strstr(a + sizeof open_ - 1, close_) : NULL;
+    if (a == NULL || e == NULL) {
+        snprintf(buf, cap, "%s", line);
+        return;
+    }
+    const char *expr = a + sizeof open_ - 1;
+    const char *colon = strstr(line, ": ");          /* after PROG */
+    const char *file = colon && colon < a ? colon + 2 : NULL;
+    const char *fend = file ? strchr(file, ':') : NULL;
+    if (fend == NULL || fend > a) {                  /* the line's start was cut off (a bounded tail) */
+        snprintf(buf, cap, "assertion failed: %.*s", (int)(e - expr), expr);
+        return;
+    }
+    const char *base = file;
+    for (const char *p = file; p < fend; p++) if (*p == '/') base = p + 1;
+    snprintf(buf, cap, "assertion failed in %.*s: %.*s", (int)(fend - base), base, (int)(e - expr), expr);
 }

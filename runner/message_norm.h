@@ -11,4 +11,12 @@
  * string of at most cap - 1 characters (cap >= 1). msg and buf must not overlap. */
 void br_normalise_message(const char *msg, char *buf, size_t cap);
 
+/* The last line a crashed target printed, reduced to what names its code
+ * path before br_normalise_message: glibc's assert() line "PROG: FILE:LINE:
+ * FUNCTION: Assertion `EXPR' failed." (FUNCTION can be a C++ signature of
+ * thousands of characters) becomes "assertion failed in BASENAME(FILE):
+ * EXPR" ("assertion failed: EXPR" when the line's start is cut off); any
+ * other line is copied. line is untrusted; buf as above. */
+void br_crash_line(const char *line, char *buf, size_t cap);
+
 #endif

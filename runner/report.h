@@ -68,6 +68,7 @@ typedef struct br_finding {
     size_t smallest;          /* record index of the smallest case */
     const char *ops, *dtypes, *rules, *outcomes;   /* what the cases span, space-separated */
     const char *shrunk;       /* a shrunk case record (bcast-run shrink), or "" */
+    const char *keys;         /* every level-1 key merged into it, '\n'-separated (key first) */
 } br_finding;
 
 typedef struct br_report {

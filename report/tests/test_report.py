@@ -734,6 +734,15 @@ def test_explore_section(tmp):
     md2, _ = target_report.render(doc, "make x", dict(ex, findings=fs + [odd]))
     check("only exploration found it" in md2.split("## Explore")[1].split("\n## ")[0],
           "a finding only exploration has is said to be new")
+    merged = dict(doc, findings=[dict(doc["findings"][0], signatures=[doc["findings"][0]["signature"], "raises other: x | expected ok"])]
+                  + doc["findings"][1:])
+    other = dict(fs[0], id="F98", signature="raises other: x | expected ok")
+    md4, _ = target_report.render(merged, "make x", dict(ex, findings=[other]))
+    check("yes (%s)" % doc["findings"][0]["id"] in md4.split("## Explore")[1].split("\n## ")[0],
+          "a signature among those a gate finding was merged from counts as found by the committed cases")
+    check(all(isinstance(f.get("signatures"), list) and f["signatures"][0] == f["signature"]
+              for f in doc["findings"] if f["kind"] == "failure"),
+          "results.json findings list the signatures they were merged from, their own first")
     md3, _ = target_report.render(doc, "make x", None)
     check("No exploration results" in md3, "without explore.json the section says so")
     check("F1" in ht.split("Explore")[1] if "Explore" in ht else False, "the HTML has the section too")

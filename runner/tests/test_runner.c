@@ -575,6 +575,18 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     CHECK_STREQ(buf, "bad dim '' in [#]");
     br_normalise_message("void broadcast(): Assertion `a[i] == 1' failed () [#]", buf, sizeof buf);
     CHECK_STREQ(buf, "void broadcast(): Assertion `' failed (#) [#]");
+    br_normalise_message("a binary op on int32_t and float (Tensor<uint8_t>)", buf, sizeof buf);
+    CHECK_STREQ(buf, "a binary op on DT and DT (Tensor<DT>)");   /* C/C++ type names are dtypes */
+    br_normalise_message("floats and floating-point values", buf, sizeof buf);
+    CHECK_STREQ(buf, "floats and floating-point values");                    /* only whole words */
+    br_crash_line("bcast-run: /usr/include/eigen3/unsupported/Eigen/CXX11/src/Tensor/TensorBroadcasting.h:123: "
+                  "Eigen::TensorEvaluator<const Eigen::TensorBroadcastingOp<...>, Device>::TensorEvaluator(...) "
+                  "[with Broadcast = std::array<long int, 2>]: Assertion `input_dims[i] > 0' failed.", buf, sizeof buf);
+    CHECK_STREQ(buf, "assertion failed in TensorBroadcasting.h: input_dims[i] > 0");
+    br_crash_line("long int, 2>]: Assertion `dimensions_match(a, b)' failed.", buf, sizeof buf);   /* a cut tail */
+    CHECK_STREQ(buf, "assertion failed: dimensions_match(a, b)");
+    br_crash_line("Segmentation fault at 0x10", buf, sizeof buf);
+    CHECK_STREQ(buf, "Segmentation fault at 0x10");
     br_normalise_message("NotImplementedError: couldn't find matching opcode for 'sub_bbb'", buf, sizeof buf);
     CHECK_STREQ(buf, "NotImplementedError: couldn't find matching opcode for ''");
 }
