@@ -1,4 +1,4 @@
-/* fuzz_messages.c - libFuzzer entry for br_normalise_message: a library's error text is untrusted bytes, and every output buffer size must hold. */
+/* fuzz_messages.c - libFuzzer entry for br_normalise_message and br_crash_line: a library's error text is untrusted bytes, and every output buffer size must hold. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,21 @@ static char *normalise_checked(const char *msg, size_t cap)
     return out;
 }
 
+/* Reduces msg as a crash's last line (br_crash_line) into exactly cap bytes
+ * plus GUARD and checks that the output is terminated within cap and
+ * nothing past cap is written. */
+static void crash_line_checked(const char *msg, size_t cap)
+{
+    char *out = malloc(cap + GUARD);
+    if (out == NULL) return;
+    memset(out, GUARD_BYTE, cap + GUARD);
+    br_crash_line(msg, out, cap);
+    if (memchr(out, '\0', cap) == NULL) bad(cap, "crash line not terminated within cap");
+    for (size_t i = cap; i < cap + GUARD; i++)
+        if ((unsigned char)out[i] != GUARD_BYTE) bad(cap, "crash line wrote past cap");
+    free(out);
+}
+
 /* Contract: never returns non-zero; aborts (a finding) when an invariant of
  * normalise_checked fails for any capacity in caps, or a sanitizer fires.
  *
@@ -68,7 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (msg == NULL) return 0;
     memcpy(msg, data, n);
     msg[n] = '\0';
-    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) free(normalise_checked(msg, caps[k]));
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        free(normalise_checked(msg, caps[k]));
+        crash_line_checked(msg, caps[k]);
+    }
     free(msg);
     return 0;
 }
