@@ -1,6 +1,7 @@
 # bench/bench.mk - `make bench`: ref's kernels against NumPy, memory, scaling -> reports/bench.md.
 #
 #   $(BUILD)/kernel-bench    times bc_eval on the large broadcasts (bench/kernel_bench.c)
+#   $(BUILD)/fork-floor      forks N processes that each die of SIGSEGV (bench/fork_floor.c): a crash's floor
 #   make bench               runs every benchmark (kernels, memory, generation, runner, explore) and writes reports/bench.md and
 #                            reports/bench-scaling.svg, reports/bench-runner-scaling.svg (bench/report.py); BENCH_RUNS sets the runs,
 #                            BENCH_GEN=0 skips timing `make cases` (which rewrites cases/)
@@ -24,15 +25,22 @@ $(SUM_BENCH): $(BUILD)/bench/sum_bench.o $(REF_LIB)
 ALL_TARGETS += $(SUM_BENCH)
 -include $(BUILD)/bench/sum_bench.d
 
+# the kernel's floor under a crashed worker (fork, SIGSEGV, waitpid), for section 6
+FORK_FLOOR := $(BUILD)/fork-floor
+$(FORK_FLOOR): $(BUILD)/bench/fork_floor.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS)
+ALL_TARGETS += $(FORK_FLOOR)
+-include $(BUILD)/bench/fork_floor.d
+
 # The Python checker is tested on the runner's hand-checked fixture: its last
 # line is "N passed, N failed, N skipped".
 TESTS += "$(PYTHON) bench/py_checker.py tests/runner/fixtures/basic"
 
-bench: $(BENCH_BIN) $(SUM_BENCH)
+bench: $(BENCH_BIN) $(SUM_BENCH) $(FORK_FLOOR)
 	@test -x $(BUILD)/bcast-run || echo "bench: note: $(BUILD)/bcast-run missing, runner parts will be skipped (run make first)"
 	$(PYTHON) bench/report.py --build $(BUILD) --runs $(BENCH_RUNS) --gen $(BENCH_GEN) --out reports
 
-bench-quick: $(BENCH_BIN) $(SUM_BENCH)
+bench-quick: $(BENCH_BIN) $(SUM_BENCH) $(FORK_FLOOR)
 	$(PYTHON) bench/report.py --build $(BUILD) --runs 5 --max-k 22 --gen 0 --out reports
 
 .PHONY: bench bench-quick

@@ -56,10 +56,22 @@ def crash_cost(build, runs):
             verdict = ["- goal a crash costs at most %.0f ms: %.2f ms: %s" % (GOAL_CRASH_MS, per, "met" if per <= GOAL_CRASH_MS else "**missed**"),
                        "- goal an all-crash run at most %.0fx a clean one: %.1fx: %s" % (
                            GOAL_CRASH_RATIO, t / clean, "met" if t / clean <= GOAL_CRASH_RATIO else "**missed**")]
+    rows += _fork_floor(build, n, runs)
     return ["%d cases (`--op mul` of the ops, exhaustive, zero-size and layouts suites), `--jobs 1`: ref passes "
             "them in %.3f s; targets/broken/crash.c crashes on every one (SIGSEGV), so every case costs a worker. "
-            "Cost per crash = (all-crash run - clean run) / cases." % (n, clean), "",
+            "Cost per crash = (all-crash run - clean run) / cases. The floor is what the kernel alone takes: "
+            "bench/fork_floor.c forks as many small processes one after another, each dying of SIGSEGV after a "
+            "handler that returns, and reaps them (its wall / cases)." % (n, clean), "",
             "| workers | wall s | ms per crash | vs clean |", "| --- | ---: | ---: | ---: |", *rows, "", *verdict]
+
+
+def _fork_floor(build, n, runs):
+    """The table row of bench/fork_floor.c run for n crashes, or none without it."""
+    floor = os.path.join(build, "fork-floor")
+    if not os.access(floor, os.X_OK):
+        return []
+    t = _wall([floor, str(n)], runs)
+    return ["| floor: fork + SIGSEGV + waitpid of a small process (bench/fork_floor.c) | %.3f | %.2f | - |" % (t, t / n * 1e3)]
 
 
 def pipe_restart(build, python, runs):

@@ -87,6 +87,19 @@ static void layout(br_iso *I)
     I->inbig_size = ((size_t)I->cfg.in_cap + ((size_t)1 << 20)) / I->page * I->page + I->page;
 }
 
+/* Whether the kernel has guard markers for MAP_SHARED anonymous memory (Linux
+ * 6.13 and later), tried on a scratch page; BCAST_RUN_MPROTECT_GUARDS=1 says
+ * no. */
+static int have_guard_markers(size_t page)
+{
+    if (getenv("BCAST_RUN_MPROTECT_GUARDS") != NULL) return 0;
+    void *m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return 0;
+    int ok = madvise(m, page, MADV_GUARD_INSTALL) == 0;
+    munmap(m, page);
+    return ok;
+}
+
 static int map_arena(br_iso *I, worker *w, br_err *err)
 {
     w->size = I->inbig_off + I->inbig_size;
@@ -96,16 +109,12 @@ static int map_arena(br_iso *I, worker *w, br_err *err)
         return -1;
     }
     w->base = m;
-    /* Guard pages set once here are inherited by every (re)started worker.
-     * Guard markers where the kernel has them (one VMA for the whole arena);
-     * PROT_NONE pages otherwise (a VMA each, which makes forks dearer). */
-    if (w == I->w)
-        I->madv_guard = getenv("BCAST_RUN_MPROTECT_GUARDS") == NULL
-                        && madvise(w->base + I->small_off, I->page, MADV_GUARD_INSTALL) == 0;
-    for (int s = 0; s <= BR_NSLOT; s++) br_guard(I, w->base + I->small_off + I->page * (size_t)(2 * s), I->page);
-    for (int s = 0; s <= BR_NISLOT; s++) br_guard(I, w->base + I->in_off + I->page * (size_t)(2 * s), I->page);
-    br_guard(I, w->base + I->big_off, I->page);
-    br_guard(I, w->base + I->inbig_off, I->page);
+    /* No guard pages here: each worker installs the ones next to the blocks
+     * it hands out (worker.c), since guards are per process (a marker or a
+     * PROT_NONE mapping) and every one the fork server held would be copied
+     * by each fork and torn down at each worker's exit. Guard markers where
+     * the kernel has them (no VMA each); PROT_NONE pages otherwise. */
+    if (w == I->w) I->madv_guard = have_guard_markers(I->page);
     w->err_fd = make_err_file();
     return 0;
 }
@@ -151,7 +160,9 @@ static int fork_worker(br_iso *I, int k, br_err *err)
     if (pipe2(cmd, O_CLOEXEC) != 0) goto fail;
     if (pipe2(rep, O_CLOEXEC) != 0) { close(cmd[0]); close(cmd[1]); goto fail; }
     wctl *ctl = (wctl *)(void *)w->base;
-    memset(ctl, 0, sizeof *ctl);
+    /* the results (1.2 MB) are written by the worker before the parent reads
+     * them: clear only what comes before */
+    memset(ctl, 0, offsetof(wctl, res));
     ctl->cur = -1;
     w->exited = 0;
     pid_t pid;

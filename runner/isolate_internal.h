@@ -85,6 +85,11 @@ int br_worker_load(br_iso *iso, const char **msg);
 int br_worker_init(br_iso *iso, const char **msg);
 void br_worker_describe(br_target_info *info);
 
+/* worker.c: the fork server's one-time setup for all the workers it forks
+ * (in mode): /dev/null opened, the case data made read-only, the mapped size
+ * the address-space limit starts from, the descriptor once initialised. */
+void br_worker_prefork(br_iso *iso, int mode);
+
 /* isolate.c: makes [p, p+len) a guard region (any access faults) or
  * accessible again, with whichever mechanism the arena uses. 0 or -1. */
 int br_guard(const br_iso *iso, void *p, size_t len);

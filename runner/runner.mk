@@ -15,9 +15,13 @@ RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
 RUNNER_BIN     := $(BUILD)/bcast-run
 RUNNER_TEST    := $(BUILD)/test-runner
 RUNNER_LDLIBS  := -ldl $(LDLIBS_M)
+# Functions bound at startup, not on first call: the fork server's workers
+# would each resolve (and write the GOT page of) every function the fork
+# server never called, once per worker.
+RUNNER_LDFLAGS := -Wl,-z,now
 
 $(RUNNER_BIN): $(BUILD)/runner/main.o $(RUNNER_LIB_OBJ) $(REF_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(RUNNER_LDFLAGS) $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
 
 $(RUNNER_TEST): $(BUILD)/runner/tests/test_runner.o $(RUNNER_LIB_OBJ) $(REF_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)

@@ -53,11 +53,21 @@ static struct {
     void *handle;
     size_t slot_next, big_cur, big_used;     /* per batch */
     size_t islot_next, inbig_cur, inbig_used; /* per case */
+    /* guard pages this process has installed, per region: the first n of
+     * its G D G D ... pattern (guard i at page 2i). Set on first use, not
+     * inherited: each one would cost every fork a page table entry. */
+    int g_out, g_in, g_big, g_inbig;
     br_wres *res;
     const br_case *c;
     span in[BR_MAX_ARGS];                     /* the current case's guarded inputs (hi == 0: none) */
     span out, wr;                             /* its output and self/out copy */
     span grad[BR_MAX_GRADS];                  /* its gradients (grad mode) */
+    /* set once by the fork server before it forks (br_worker_prefork) */
+    int pre;                                  /* 1: the fields below are valid */
+    int devnull;                              /* /dev/null, for the workers' stdin/stdout */
+    unsigned long long vm_bytes;              /* the fork server's mapped bytes */
+    int have_info;                            /* info: the target's descriptor after init */
+    br_target_info info;
 } W;
 
 /* ---- faults ---- */
@@ -132,6 +142,18 @@ void br_worker_install_handlers(void)
 
 /* ---- placing blocks against guard pages ---- */
 
+/* Makes sure the first n guard pages of the region at arena offset off
+ * (guard i at page 2i) are installed in this process; *done counts those
+ * that are. Slots are used in order, so a block is never handed out before
+ * the guards on both its sides. 0, or -1 when the kernel refuses one. */
+static int guard_upto(size_t off, int *done, int n)
+{
+    size_t pg = W.iso->page;
+    for (; *done < n; ++*done)
+        if (br_guard(W.iso, W.self->base + off + pg * (size_t)(2 * *done), pg) != 0) return -1;
+    return 0;
+}
+
 /* Places n bytes in page (span bytes, a guard page on each side) at its end
  * or its start, zeroes them, fills the rest with the canary. */
 static char *place(char *page, size_t span_bytes, size_t n, int at_start)
@@ -151,14 +173,18 @@ static char *wslot(size_t n, int64_t *off)
     char *base = W.self->base;
     size_t pg = I->page, rn = (n + 7u) & ~(size_t)7u;
     int at_start = I->cfg.guard == BR_GUARD_START;
-    if (n == 0) { *off = -1; return base + I->small_off; }    /* a guard page: any access faults */
+    *off = -1;
+    if (n == 0)     /* a guard page: any access faults */
+        return guard_upto(I->small_off, &W.g_out, 1) == 0 ? base + I->small_off : NULL;
     char *page, *p;
     if (rn <= pg && W.slot_next < BR_NSLOT) {
+        if (guard_upto(I->small_off, &W.g_out, (int)W.slot_next + 2) != 0) return NULL;
         page = base + I->small_off + pg * (1 + 2 * W.slot_next++);
         p = place(page, pg, n, at_start);
     } else {
         size_t k = (rn + pg - 1) / pg;
         if (k > (I->big_size - W.big_cur) / pg || (k + 1) * pg > I->big_size - W.big_cur) return NULL;
+        if (guard_upto(I->big_off, &W.g_big, 1) != 0) return NULL;
         page = base + I->big_off + W.big_cur;
         if (br_guard(I, page + k * pg, pg) != 0) return NULL;
         W.big_cur += (k + 1) * pg;
@@ -178,13 +204,16 @@ static char *islot(const void *src, size_t n)
     size_t pg = I->page, rn = (n + 7u) & ~(size_t)7u;
     int at_start = I->cfg.guard == BR_GUARD_START;
     char *page, *p;
-    if (n == 0) return base + I->in_off;     /* a guard page */
+    if (n == 0)     /* a guard page */
+        return guard_upto(I->in_off, &W.g_in, 1) == 0 ? base + I->in_off : NULL;
     if (rn <= pg && W.islot_next < BR_NISLOT) {
+        if (guard_upto(I->in_off, &W.g_in, (int)W.islot_next + 2) != 0) return NULL;
         page = base + I->in_off + pg * (1 + 2 * W.islot_next++);
         p = at_start ? page : page + pg - n;  /* flush with the guard: no rounding */
     } else {
         size_t k = (n + pg - 1) / pg;
         if ((k + 1) * pg > I->inbig_size - W.inbig_cur) return NULL;
+        if (guard_upto(I->inbig_off, &W.g_inbig, 1) != 0) return NULL;
         page = base + I->inbig_off + W.inbig_cur;
         if (br_guard(I, page + k * pg, pg) != 0) return NULL;
         W.inbig_cur += (k + 1) * pg;
@@ -380,7 +409,21 @@ static void run_case(int pos)
 
 /* ---- process setup ---- */
 
-static void set_limits(void)
+/* Bytes mapped by this process now (from /proc/self/statm), or 0. */
+static unsigned long long mapped_bytes(void)
+{
+    unsigned long long vm = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%llu", &vm) != 1) vm = 0;
+        fclose(f);
+    }
+    return vm * W.iso->page;
+}
+
+/* Core dumps off, a CPU backstop, and (outside sanitizer builds) an address
+ * space limit for worker k, whose other workers' arenas are unmapped. */
+static void set_limits(int k)
 {
     struct rlimit rl = { 0, 0 };
     setrlimit(RLIMIT_CORE, &rl);
@@ -388,14 +431,13 @@ static void set_limits(void)
     rl.rlim_cur = rl.rlim_max = 3600;
     setrlimit(RLIMIT_CPU, &rl);
     if (!UNDER_ASAN && !W.iso->cfg.no_rlimit) {
-        /* Address space: what is mapped now (case data, arenas) plus 4 GiB. */
-        unsigned long long vm = 0;
-        FILE *f = fopen("/proc/self/statm", "r");
-        if (f != NULL) {
-            if (fscanf(f, "%llu", &vm) != 1) vm = 0;
-            fclose(f);
-        }
-        rl.rlim_cur = rl.rlim_max = (rlim_t)(vm * W.iso->page + (4ull << 30));
+        /* Address space: what is mapped now (case data, arenas) plus 4 GiB.
+         * Forked from the fork server: what it had mapped, less the arenas
+         * isolate_process unmapped (no /proc read per worker). */
+        unsigned long long vm = W.pre ? W.vm_bytes : mapped_bytes();
+        for (int j = 0; W.pre && j < W.iso->nw; j++)
+            if (j != k && W.iso->w[j].base != NULL) vm -= W.iso->w[j].size;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)(vm + (4ull << 30));
         setrlimit(RLIMIT_AS, &rl);
     }
 }
@@ -460,6 +502,23 @@ void br_worker_describe(br_target_info *ti)
     ti->flags = W.t->flags;
 }
 
+/* Called by the fork server after loading (and, for BR_W_READY, initialising)
+ * the target, before it forks any worker: does once what every worker would
+ * otherwise repeat after its fork. The case data becomes read-only here (the
+ * workers inherit the protection; the parent's mapping stays writable). */
+void br_worker_prefork(br_iso *I, int mode)
+{
+    W.iso = I;
+    W.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    br_arena_protect(&I->cs->data, PROT_READ);
+    W.vm_bytes = mapped_bytes();
+    if (mode == BR_W_READY) {
+        br_worker_describe(&W.info);
+        W.have_info = 1;
+    }
+    W.pre = 1;
+}
+
 static int write_byte(int fd, char ch)
 {
     for (;;) {
@@ -479,7 +538,7 @@ static void isolate_process(br_iso *I, int k)
         if (I->w[j].pid > 0) { close(I->w[j].cmd_fd); close(I->w[j].rep_fd); }
         if (I->w[j].err_fd >= 0) close(I->w[j].err_fd);
     }
-    int dn = open("/dev/null", O_RDWR);
+    int dn = W.pre ? W.devnull : open("/dev/null", O_RDWR);
     if (dn >= 0) {
         dup2(dn, 0);
         dup2(dn, 1);
@@ -500,13 +559,14 @@ void br_worker_main(br_iso *I, int k, int cmd_fd, int rep_fd, int mode)
     W.iso = I; W.self = self; W.ctl = ctl;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     isolate_process(I, k);
-    set_limits();
-    br_arena_protect(&I->cs->data, PROT_READ);
+    set_limits(k);
+    if (!W.pre) br_arena_protect(&I->cs->data, PROT_READ);
     if (mode == BR_W_FRESH) br_worker_install_handlers();
     const char *msg = NULL;
     if (mode == BR_W_FRESH) br_worker_load(I, &msg);
     if (msg == NULL && mode != BR_W_READY) br_worker_init(I, &msg);
-    if (msg == NULL) br_worker_describe(&ctl->info);
+    if (msg == NULL && W.have_info) ctl->info = W.info;
+    else if (msg == NULL) br_worker_describe(&ctl->info);
     if (msg != NULL) {
         snprintf(ctl->ready_msg, sizeof ctl->ready_msg, "%s", msg);
         ctl->ready = -1;

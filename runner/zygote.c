@@ -10,6 +10,9 @@
 #include "zygote.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>   /* malloc_trim */
+#endif
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -183,6 +186,14 @@ static void zygote_main(br_iso *I, int fd, int try_init)
     if (I->zy_err_fd >= 0 && getenv("BCAST_RUN_WORKER_STDERR") == NULL) dup2(I->zy_err_fd, 2);
     int mode;
     if (prepare(I, fd, try_init, &mode) != 0) _exit(0);
+    br_worker_prefork(I, mode);
+#ifdef __GLIBC__
+    /* The heap inherited from the parent is mostly freed memory (file
+     * buffers of the case loader: ~3.5 MB against ~0.3 MB in use). Every
+     * fork copies a page table entry per resident private page and write-
+     * protects it, so give the free pages back once, here. */
+    malloc_trim(0);
+#endif
     sigset_t chld, old;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
