@@ -255,29 +255,27 @@ static size_t cut_words(const char *s, size_t cap)
 static int behaviours(const br_report *rep, const group *gr, br_buf *b)
 {
     enum { MAXB = 16, CUT = 90 };
-    const char *v[MAXB];
-    size_t len[MAXB], cnt[MAXB], nb = 0, more = 0;
+    struct seen { const char *s; size_t len, cnt; } v[MAXB];
+    size_t nb = 0, more = 0;
     for (size_t i = 0; i < gr->n; i++) {
         const br_rec *x = &rep->recs[gr->recs[i]];
         const char *s = x->behaviour[0] ? x->behaviour : x->reason;
         size_t n = cut_words(s, CUT), k = 0;
-        while (k < nb && !(len[k] == n && memcmp(v[k], s, n) == 0)) k++;
+        while (k < nb && !(v[k].len == n && memcmp(v[k].s, s, n) == 0)) k++;
         if (k == nb) {
             if (nb == MAXB) { more++; continue; }
-            v[nb] = s; len[nb] = n; cnt[nb++] = 0;
+            v[nb++] = (struct seen){ s, n, 0 };
         }
-        cnt[k]++;
+        v[k].cnt++;
     }
     if (nb < 2) return 0;
     for (size_t i = 1; i < nb; i++)   /* commonest first (insertion sort: few) */
-        for (size_t j = i; j > 0 && cnt[j] > cnt[j - 1]; j--) {
-            const char *tv = v[j]; v[j] = v[j - 1]; v[j - 1] = tv;
-            size_t t = len[j]; len[j] = len[j - 1]; len[j - 1] = t;
-            t = cnt[j]; cnt[j] = cnt[j - 1]; cnt[j - 1] = t;
+        for (size_t j = i; j > 0 && v[j].cnt > v[j - 1].cnt; j--) {
+            struct seen t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
         }
     br_buf_printf(b, "%zu behaviours: ", nb + (more ? 1 : 0));
     for (size_t k = 0; k < nb && k < 3; k++)
-        br_buf_printf(b, "%s%.*s%s (%zu)", k ? ", " : "", (int)len[k], v[k], v[k][len[k]] ? " ..." : "", cnt[k]);
+        br_buf_printf(b, "%s%.*s%s (%zu)", k ? ", " : "", (int)v[k].len, v[k].s, v[k].s[v[k].len] ? " ..." : "", v[k].cnt);
     if (nb > 3 || more) br_buf_puts(b, ", ...");
     return 1;
 }

@@ -32,16 +32,18 @@ static void kv(br_buf *o, const char *k, const char *v, int comma)
     if (comma) br_buf_put(o, ", ", 2);
 }
 
-/* a space-separated string as a JSON array of strings */
-static void words(br_buf *o, const char *k, const char *s)
+/* "k": [...], the pieces of s between sep characters (empty pieces left
+ * out) as JSON strings: a space-separated word list, or a finding's
+ * '\n'-separated signatures. */
+static void list(br_buf *o, const char *k, const char *s, char sep)
 {
     str(o, k);
     br_buf_puts(o, ": [");
     int first = 1;
     while (*s) {
-        while (*s == ' ') s++;
+        while (*s == sep) s++;
         const char *e = s;
-        while (*e && *e != ' ') e++;
+        while (*e && *e != sep) e++;
         if (e > s) {
             if (!first) br_buf_put(o, ", ", 2);
             first = 0;
@@ -55,23 +57,7 @@ static void words(br_buf *o, const char *k, const char *s)
     br_buf_puts(o, "], ");
 }
 
-/* "k": [...] from a '\n'-separated list (a finding's merged signatures). */
-static void lines(br_buf *o, const char *k, const char *s)
-{
-    str(o, k);
-    br_buf_puts(o, ": [");
-    for (int first = 1; *s; first = 0) {
-        size_t n = strcspn(s, "\n");
-        br_buf w = { 0 };
-        br_buf_put(&w, s, n);
-        br_buf_puts(o, first ? "" : ", ");
-        str(o, w.s ? w.s : "");
-        br_buf_free(&w);
-        s += n;
-        if (*s == '\n') s++;
-    }
-    br_buf_puts(o, "], ");
-}
+static void words(br_buf *o, const char *k, const char *s) { list(o, k, s, ' '); }
 
 /* "findings": one object per finding, with every case id it holds. */
 static void write_findings(const br_report *r, br_buf *o)
@@ -86,7 +72,7 @@ static void write_findings(const br_report *r, br_buf *o)
         kv(o, "kind", g->kind, 1);
         kv(o, "name", g->name, 1);
         kv(o, "signature", g->key, 1);
-        lines(o, "signatures", g->keys);
+        list(o, "signatures", g->keys, '\n');
         br_buf_printf(o, "\"count\": %zu, \"known\": %zu, ", g->count, g->known);
         kv(o, "smallest", g->count ? r->recs[g->smallest].id : "", 1);
         words(o, "ops", g->ops);
