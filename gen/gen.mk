@@ -17,7 +17,14 @@
 
 GEN_JOBS     ?= 2
 GEN_FNV      := $(BUILD)/gen/fnv1a64
-GEN_PY       := BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases.py
+# NumPy picks its SIMD kernels at run time: on a CPU with AVX-512 its SVML
+# pow/exp/... differ from the AVX2 ones in the last bit of some f32 and f64
+# results, so the same NumPy wrote different cases on different machines. The
+# oracles run with NumPy's AVX-512 kernels off, as on an AVX2-only machine,
+# where the committed cases/ were made (NumPy only warns about a name it
+# cannot disable, e.g. on a CPU without AVX-512).
+GEN_NPY_SIMD := NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL"
+GEN_PY       := $(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases.py
 GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
@@ -56,7 +63,7 @@ cases-large: $(GEN_FNV)
 # Promotion of explored cases (docs/explore.md).
 confirm:
 	@test -n "$(FILE)" || { echo "make confirm: set FILE=... (a file written by bcast-run explore --emit)" >&2; exit 2; }
-	$(PYTHON) gen/confirm.py --jobs $(GEN_JOBS) $(FILE)
+	$(GEN_NPY_SIMD) $(PYTHON) gen/confirm.py --jobs $(GEN_JOBS) $(FILE)
 	$(GEN_PY) --out cases --suite explored --jobs 1
 
 # CI: ref against NumPy and torch on random cases. 20000 cases take about a
@@ -69,7 +76,7 @@ explore-check: $(CROSS_RUNNER) $(CROSS_TARGET)
 	$(CROSS_RUNNER) explore --target $(CROSS_TARGET) --seed $(EXPLORE_CHECK_SEED) \
 	  --cases $(EXPLORE_CHECK_CASES) --jobs 2 --emit-all --emit "$$tmp/explored.cases" >"$$tmp/run.txt" || \
 	  { cat "$$tmp/run.txt"; echo "explore-check: bcast-run explore failed against ref"; exit 1; }; \
-	$(PYTHON) gen/confirm.py --check --jobs $(GEN_JOBS) "$$tmp/explored.cases"
+	$(GEN_NPY_SIMD) $(PYTHON) gen/confirm.py --check --jobs $(GEN_JOBS) "$$tmp/explored.cases"
 
 TESTS += "sh tests/run-pytest.sh gen/tests"
 # docs/semantics.md: every example block is executed against NumPy and torch.
