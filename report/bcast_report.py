@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """bcast_report.py - generates bcast's conformance reports and edge-case catalogue (report/report.mk drives it).
 
-  target     run one target (registry name or .so path) -> reports/NAME/ and the index
+  target     run one target: a registry name -> reports/NAME/ and reports/index.*; a .so path
+             -> BUILD/reports/NAME/ and its index (NAME: --name, else the target's describe() name)
   all        every registered target (`make reports`; the regression gate)
-  index      reports/index.md|html from reports/*/results.json
+  index      reports/index.md|html from reports/*/summary.json
   render     reports/NAME/ from an existing bcast-run JSON (no run; tests use it)
   edge-cases reports/edge-cases.md|html from cases/ (`make docs`)
   check      regenerate the committed reports into a temp dir and diff (`make reports-check`)
@@ -16,6 +17,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -55,14 +57,18 @@ def check_writable(out_dir, name):
 
 
 def write_target(out_dir, doc, command):
-    """reports/NAME/{results.json,index.md,index.html} from a normalised doc."""
+    """reports/NAME/{index.md,index.html,summary.json,results.json} from a normalised doc.
+    summary.json is the committed record; results.json (every case in full) is git-ignored.
+    An explore.json beside them that still holds bcast-run's per-case records is rewritten
+    in its trimmed form (notes.trim_explore), the one that is committed."""
     d = os.path.join(out_dir, doc["name"])
     os.makedirs(d, exist_ok=True)
     runs.write_json(os.path.join(d, "results.json"), doc)
-    md, ht = target_report.render(doc, command, notes.load_explore(d))
+    runs.write_json(os.path.join(d, "summary.json"), runs.summary(doc))
+    md, ht = target_report.render(doc, command, notes.load_explore(d, trim=True))
     write_text(os.path.join(d, "index.md"), md)
     write_text(os.path.join(d, "index.html"), ht)
-    print("report: wrote %s/index.md, index.html, results.json" % d)
+    print("report: wrote %s/index.md, index.html, summary.json, results.json" % d)
 
 
 def write_index(out_dir):
@@ -91,26 +97,43 @@ def resolve(args, target):
                         e["probe"] or getattr(args, "probe", False))
         raise runs.RunError("%s: no target named %r (use a .so path, or add a line to the registry)"
                             % (args.registry, target))
-    name = os.path.basename(target)
-    name = name[:-3] if name.endswith(".so") else name
+    name = getattr(args, "name", "") or ""      # "" : the target's describe() name, known after the run
     arg = args.target_arg or ""
     expect = args.expectations or ""
     return (name, target, arg, runs.expand_arg(arg, args.python, args.build), expect, [],
             args.timeout, runs.notes_path(getattr(args, "notes", ""), expect, "--notes"), getattr(args, "probe", False))
 
 
+def registered(target):
+    """A registry name (not a path to a shared object)?"""
+    return "/" not in target and not target.endswith(".so")
+
+
+def dir_name(name):
+    """A report folder's name from a target's describe() name or NAME=: letters, digits and
+    . _ + - kept, every other run of characters one '-' ('mylib 2.0/fast' -> 'mylib-2.0-fast')."""
+    return re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip(".-") or "target"
+
+
+def report_command(target, name):
+    """The command a report names as the one that regenerates it."""
+    if registered(target):   # the same words whichever make target ran, for reports-check
+        return "make report TARGET=%s` or `make reports" % target
+    return "make report TARGET=%s%s" % (target, " NAME=%s" % name if name else "")
+
+
 def run_one(args, target, out_dir, command):
     """Run and report one target; return bcast-run's exit status (0 or 1).
-    command (None: derived from target) is the regenerating command the report names."""
+    command (None: derived from target) is the regenerating command the report names.
+    A target given as a path is named by --name, else by its describe() name (a bridge's
+    handshake name), never by its file name: every bridge runs as pipe.so."""
     name, so, arg_written, arg, expect, _, timeout, notes_file, probe = resolve(args, target)
-    if command is None:      # the same words whichever make target ran, for reports-check
-        command = "make report TARGET=%s" % target
-        if "/" not in target and not target.endswith(".so"):
-            command += "` or `make reports"
+    if command is None:
+        command = report_command(target, name)
     if not os.path.exists(so):
         raise runs.RunError("%s: not built (run `make` first, or check the target's build messages)" % so)
-    check_writable(out_dir, name)
-    print("report: %s (%s)" % (name, so))
+    check_writable(out_dir, dir_name(name) if name else "")
+    print("report: %s (%s)" % (name or "(named after the run)", so))
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "run.json")
@@ -118,6 +141,7 @@ def run_one(args, target, out_dir, command):
         with open(raw, encoding="utf-8") as fh:
             run = json.load(fh)
     # the gate's wall time goes to the log only: reports stay byte for byte reproducible
+    name = dir_name(name or run.get("target", {}).get("name", ""))
     print("report: %s: gate run took %.0f s (--jobs %d)" % (name, time.monotonic() - t0, args.jobs))
     doc = runs.normalise(run, name, arg_written, expect, args.runner, notes_file)
     write_target(out_dir, doc, command)
@@ -125,6 +149,11 @@ def run_one(args, target, out_dir, command):
 
 
 def cmd_target(args):
+    """One target's report and the index of its folder. A registered target's report goes to
+    reports/ (committed); any other (a path) to BUILD/reports/, git-ignored, so that a report
+    of one's own library never touches the committed reports or reports/index.*."""
+    if args.out_dir is None:
+        args.out_dir = "reports" if registered(args.target) else os.path.join(args.build, "reports")
     status = run_one(args, args.target, args.out_dir, None)
     write_index(args.out_dir)
     return status if args.gate else 0
@@ -198,10 +227,10 @@ def cmd_check(args):
     committed = args.out_dir
     with tempfile.TemporaryDirectory() as tmp:
         for d in sorted(os.listdir(committed)):
-            src = os.path.join(committed, d, "results.json")
+            src = os.path.join(committed, d, "summary.json")
             if os.path.isfile(src) and d not in args.names:
                 os.makedirs(os.path.join(tmp, d))
-                shutil.copy(src, os.path.join(tmp, d, "results.json"))
+                shutil.copy(src, os.path.join(tmp, d, "summary.json"))
         for name in args.names:
             explore = os.path.join(committed, name, "explore.json")   # committed, not regenerated here
             if os.path.isfile(explore):
@@ -213,7 +242,7 @@ def cmd_check(args):
         cmd_edge_cases(args)
         files = ["index.md", "index.html", "edge-cases.md", "edge-cases.html"]
         for name in args.names:
-            files += ["%s/%s" % (name, f) for f in ("index.md", "index.html", "results.json")]
+            files += ["%s/%s" % (name, f) for f in ("index.md", "index.html", "summary.json")]
         bad = []
         for f in files:
             new, old = os.path.join(tmp, f), os.path.join(committed, f)
@@ -248,8 +277,8 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="bcast_report.py", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
 
-    def common(p, run=True):
-        p.add_argument("--out-dir", default="reports")
+    def common(p, run=True, out_dir="reports"):
+        p.add_argument("--out-dir", default=out_dir)
         p.add_argument("--cases", nargs="+", default=["cases"])
         if run:
             p.add_argument("--runner", default="build/bcast-run")
@@ -265,9 +294,11 @@ def main(argv):
     notes_help = "the target's FINDINGS.md (default: the registry's notes column, else FINDINGS.md beside " \
                  "the expectations file)"
     p = sub.add_parser("target")
-    common(p)
+    common(p, out_dir=None)
     p.add_argument("--notes", default="", help=notes_help)
     p.add_argument("--target", required=True)
+    p.add_argument("--name", default="", help="the report's name for a target given as a path (default: its "
+                   "describe() name); its folder is OUT_DIR/NAME (default OUT_DIR: BUILD/reports)")
     p.add_argument("--gate", action="store_true", help="exit 1 when bcast-run finds unexpected failures")
     p.add_argument("--probe", action="store_true", help="also run the cases the target's declared limits exclude "
                    "(bcast-run --probe-limits; the registry's probe column does this for a registered target)")

@@ -4,7 +4,10 @@ A finding is one root cause (bcast-run groups every non-passing case into
 one; docs/runner.md). The table gives each finding's size, its smallest case,
 what the target did there and what NumPy and torch do (from the case file).
 Markdown shows at most `cap` cases per finding and says how many more there
-are (results.json and index.html have them all); HTML shows all, collapsed.
+are; HTML shows the first HTML_ROWS in full and the ids of up to HTML_IDS more,
+collapsed, so that the page stays small and fast to open. summary.json (committed)
+lists every case with its one-line reason; results.json (written by `make
+report`, not committed) has each in full.
 """
 
 import shlex
@@ -15,6 +18,9 @@ from markup import Bold, Code, Link, details, heading, para, table, text
 FIRST_SCREEN_ROWS = 32
 CELL_MAX = 200            # longer table cells are cut (the finding's section has them whole)
 REPRO_MAX = 3000          # longer one-liners are cut; `bcast-run show ID` prints them whole
+HTML_ROWS = 25            # cases per finding with their full row in index.html
+HTML_IDS = 400            # further cases per finding named by id in index.html
+EVERY_CASE = "summary.json lists every case with its one-line reason; results.json, written by `make report`, has each in full"
 OUTCOME_WORDS = {"fail": "failed", "crash": "crashed", "violation": "memory violations",
                  "timeout": "timed out", "pass": "passed", "skip": "skipped"}
 
@@ -231,15 +237,26 @@ def finding_blocks(doc, f, cap):
     if cap is None:
         if c is not None:
             b.append(details("the smallest case in full, with NumPy and torch one-liners", smallest_blocks(c)))
-        b.append(details("all %s cases" % num(len(cs)), [table(CASE_HEADERS, _case_rows(cs))]))
+        b.append(details("all %s cases" % num(len(cs)), [table(CASE_HEADERS, _case_rows(cs[:HTML_ROWS]))]
+                         + id_list(cs[HTML_ROWS:])))
         return b
     shown = cs[:cap]
     if shown:
         b.append(table(CASE_HEADERS, _case_rows(shown)))
     rest = len(cs) - len(shown)
     if rest:
-        b.append(para("... and %s more: see results.json (all %s, with their one-liners where fetched) or "
-                      "index.html." % (num(rest), num(len(cs)))))
+        b.append(para("... and %s more (%s in all): index.html names them; %s." % (num(rest), num(len(cs)), EVERY_CASE)))
+    return b
+
+
+def id_list(cs):
+    """The ids of cases beyond the full rows, as one paragraph: at most HTML_IDS, then how many more."""
+    if not cs:
+        return []
+    b = [text(["The next %s: " % num(min(len(cs), HTML_IDS))]
+              + [x for c in cs[:HTML_IDS] for x in (Code(c["id"]), " ")])]
+    if len(cs) > HTML_IDS:
+        b.append(para("... and %s more: %s." % (num(len(cs) - HTML_IDS), EVERY_CASE)))
     return b
 
 
@@ -248,10 +265,10 @@ def detail_blocks(doc, cap):
     fs = failures(doc)
     b = [heading(2, "Findings in detail", "findings-in-detail")]
     if cap is not None:
-        b.append(para("Each finding with its first %d cases (smallest first); results.json and index.html "
-                      "list every case. Reproduce a case with `bcast-run show ID FILE` (add `--target` to run it)."
-                      % cap if cap else "Each finding with its smallest case; results.json and index.html "
-                      "list every case (this file is kept under 600 lines)."))
+        b.append(para("Each finding with its first %d cases (smallest first); %s. Reproduce a case with "
+                      "`bcast-run show ID FILE` (add `--target` to run it)." % (cap, EVERY_CASE)
+                      if cap else "Each finding with its smallest case; %s (this file is kept under 600 lines)."
+                      % EVERY_CASE))
     if not fs:
         b.append(para("None."))
     for f in fs:
@@ -261,10 +278,10 @@ def detail_blocks(doc, cap):
     lost = [c for c in doc["cases"] if not c.get("finding") and not c.get("probed") and c["outcome"] != "xpass"]
     if lost:
         b.append(heading(3, "Failures in no finding (%s)" % num(len(lost)), "no-finding"))
-        shown = lost if cap is None else lost[:max(cap, 1)]
+        shown = lost[:HTML_ROWS] if cap is None else lost[:max(cap, 1)]
         b.append(table(CASE_HEADERS, _case_rows(shown)))
         if len(shown) < len(lost):
-            b.append(para("... and %s more: see results.json." % num(len(lost) - len(shown))))
+            b.append(para("... and %s more: %s." % (num(len(lost) - len(shown)), EVERY_CASE)))
     return b
 
 
@@ -275,8 +292,9 @@ def probed_blocks(doc, cap):
         return []
     b = [heading(2, "Probed outside the declared limits (%s not passing)" % num(len(cs)), "probed"),
          para("Run with `--probe-limits`: the target does not claim these, so they are not failures.")]
-    shown = cs if cap is None else cs[:cap]
+    shown = cs[:HTML_IDS] if cap is None else cs[:cap]
     b.append(table(CASE_HEADERS, _case_rows(shown)))
     if len(shown) < len(cs):
-        b.append(para("... and %s more: see results.json." % num(len(cs) - len(shown))))
+        b.append(para("... and %s more: results.json, written by `make report`, has them all (summary.json "
+                      "counts them under their limit)." % num(len(cs) - len(shown))))
     return b

@@ -49,14 +49,33 @@ def section(doc):
     return [heading(2, "Target notes", "target-notes")] + b
 
 
-def load_explore(report_dir):
+def trim_explore(ex):
+    """explore.json as committed: bcast-run's JSON without its per-case records (`cases`,
+    and each finding's case list), which the Explore section does not show and which made
+    the file up to 6 MB. The totals, the findings with their smallest and shrunk cases, and
+    the run's seed stay; the shrunk cases are also in explore.cases."""
+    t = {k: v for k, v in ex.items() if k != "cases"}
+    t["findings"] = [{k: v for k, v in f.items() if k != "cases"} for f in ex.get("findings", [])]
+    return t
+
+
+def load_explore(report_dir, trim=False):
     """reports/<name>/explore.json (bcast-run explore --format json, written by
-    `make explore-reports`) as a dict, or None when there is none."""
+    `make explore-reports`) as a dict, or None when there is none. trim: when the file
+    still holds per-case records, rewrite it in trim_explore's form (idempotent)."""
     path = os.path.join(report_dir, "explore.json")
     if not os.path.isfile(path):
         return None
     with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+        ex = json.load(fh)
+    if trim and ("cases" in ex or any("cases" in f for f in ex.get("findings", []))):
+        ex = trim_explore(ex)
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(ex, fh, indent=1, sort_keys=True, ensure_ascii=True)
+            fh.write("\n")
+        os.replace(tmp, path)
+    return ex
 
 
 EXPLORE_SHRUNK_SHOWN = 12   # findings whose shrunk case the section prints in full

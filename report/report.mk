@@ -1,7 +1,13 @@
 # report/report.mk - conformance reports per target, the cross-target index and the edge-case catalogue.
 #
-#   make report TARGET=name|path/to.so   reports/<name>/{index.md,index.html,results.json} and
-#                                        reports/index.*; optional TARGET_ARG=..., EXPECT=file,
+#   make report TARGET=name              a registered target: reports/<name>/{index.md,index.html,
+#                                        summary.json} (committed) and results.json (git-ignored: every
+#                                        case in full), then reports/index.*
+#   make report TARGET=path/to.so        any other target (your library, a bridge through pipe.so):
+#                                        $(BUILD)/reports/<NAME>/ and $(BUILD)/reports/index.*, never
+#                                        reports/; NAME= names it (default: the target's describe() name,
+#                                        a bridge's handshake `name`)
+#                                        optional, both: TARGET_ARG=..., EXPECT=file,
 #                                        TIMEOUT=seconds (else the registry's timeout column), PROBE=1
 #                                        (run --probe-limits too; else the registry's probe column),
 #                                        NOTES=FINDINGS.md (else the registry's notes column)
@@ -18,13 +24,15 @@
 REPORT_PY   := $(PYTHON) report/bcast_report.py
 REPORT_JOBS ?= 2
 REPORT_RUN  := --runner $(BUILD)/bcast-run --build $(BUILD) --python $(PYTHON) --jobs $(REPORT_JOBS)
-REPORT_DEPS := $(BUILD)/bcast-run $(BUILD)/targets/ref.so
+# pipe.so too: `make report TARGET=$(BUILD)/targets/pipe.so TARGET_ARG=...` is how a bridge is reported
+REPORT_DEPS := $(BUILD)/bcast-run $(BUILD)/targets/ref.so $(BUILD)/targets/pipe.so
 
 report: $(REPORT_DEPS)
 	@test -n "$(TARGET)" || { echo "make report: set TARGET=name (a line of targets/registry.tsv) or TARGET=path/to.so" >&2; exit 2; }
 	$(REPORT_PY) target $(REPORT_RUN) --target '$(TARGET)' \
 	  $(if $(TARGET_ARG),--target-arg '$(TARGET_ARG)') $(if $(EXPECT),--expectations '$(EXPECT)') \
-	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') $(if $(PROBE),--probe) $(if $(NOTES),--notes '$(NOTES)')
+	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') $(if $(PROBE),--probe) $(if $(NOTES),--notes '$(NOTES)') \
+	  $(if $(NAME),--name '$(NAME)')
 
 reports: $(REPORT_DEPS)
 	$(REPORT_PY) all $(REPORT_RUN)

@@ -15,6 +15,9 @@ import subprocess
 import casefile
 
 RESULTS_SCHEMA = "bcast-report-result 2"
+# summary.json, the committed part of a report: results.json without the per-case details
+SUMMARY_SCHEMA = "bcast-report-summary 1"
+SUMMARY_REASON_MAX = 120   # characters of a case's one-line reason kept in summary.json
 NOT_PASSING = ("fail", "crash", "timeout", "violation")
 FAULT_ADDRESS = re.compile(r"fault at 0x[0-9a-f]+")
 # An expectations reason starting with this marks a case whose outcome is stable but
@@ -386,10 +389,31 @@ def normalise(run, name, target_arg, expectations, runner, notes=""):
     }
 
 
-def write_json(path, doc):
+def summary(doc):
+    """summary.json from a results.json doc: what the index, findings-vs-hand and a reader of
+    the committed tree need, small enough to commit (every committed report under 3 MB).
+    Everything but the cases is kept, except each finding's case list (a case names its
+    finding). Each case that did not simply pass, skip or get probed past a declared limit
+    (its limit finding counts those) keeps its id, outcome, finding and one-line reason, cut
+    to SUMMARY_REASON_MAX characters. The full per-case record (diffs, stderr, one-liners,
+    probed cases) stays in results.json, which `make report` writes and git ignores."""
+    s = {k: v for k, v in doc.items() if k != "cases"}
+    s["schema"] = SUMMARY_SCHEMA
+    s["findings"] = [{k: v for k, v in f.items() if k != "cases"} for f in doc.get("findings", [])]
+    s["cases"] = [{"id": c["id"], "outcome": c["outcome"], "finding": c.get("finding", ""),
+                   "reason": _cut(c.get("reason", ""), SUMMARY_REASON_MAX)}
+                  for c in doc.get("cases", []) if not c.get("probed")]
+    return s
+
+
+def _cut(text, limit):
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def write_json(path, doc, indent=1):
     """Stable JSON: sorted keys, fixed indentation, trailing newline."""
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=1, sort_keys=True, ensure_ascii=True)
+        json.dump(doc, fh, indent=indent, sort_keys=True, ensure_ascii=True)
         fh.write("\n")
     os.replace(tmp, path)

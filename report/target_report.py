@@ -150,7 +150,7 @@ def _capped(rows, cap, what):
     """rows, or its first `cap` and a line saying how many more (cap None: all)."""
     if cap is None or len(rows) <= cap:
         return rows, []
-    return rows[:cap], [para("... and %s more %s: see results.json or index.html." % (fv.num(len(rows) - cap), what))]
+    return rows[:cap], [para("... and %s more %s: see index.html or results.json." % (fv.num(len(rows) - cap), what))]
 
 
 def tail_blocks(doc, cap):

@@ -25,6 +25,7 @@ import runs                # noqa: E402
 import target_report       # noqa: E402
 import notes               # noqa: E402
 import findings_check      # noqa: E402
+import findings_view as fv  # noqa: E402
 from markup import to_markdown  # noqa: E402
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -155,7 +156,8 @@ def test_first_screen_and_caps():
     """Issue 14.5/14.6: the findings table comes first; the first 40 lines of index.md say
     how many root causes there are and name every one (the smallest share the table's
     last row when they do not fit); Markdown lists 10 cases per finding and says how many
-    more, HTML and results.json keep them all; index.md stays within 600 lines."""
+    more, HTML names them all up to its cap and results.json keeps them all; index.md stays
+    within 600 lines and index.html within its caps."""
     doc = runs.normalise(fake_run([25, 3]), "fake", "", "", None)
     md, ht = target_report.render(doc, "make x")
     lines = md.split("\n")
@@ -171,7 +173,8 @@ def test_first_screen_and_caps():
     f1 = [c for c in doc["findings"][0]["cases"]]
     shown = [i for i in f1 if "`%s`" % i in md.split("### F1:")[1].split("### F2:")[0]]
     check(len(shown) == 10, "Markdown shows 10 of the 25 cases of F1: %d" % len(shown))
-    check("... and 15 more: see results.json" in md, "Markdown says how many more")
+    check("... and 15 more (25 in all): index.html names them; summary.json lists every case" in md,
+          "Markdown says how many more and where they are")
     check(all(i in ht for i in f1), "HTML lists all 25 cases of F1")
     check(len(doc["findings"][0]["cases"]) == 25, "results.json keeps the full case list of F1")
     check(ht.count("<details><summary>all ") == 2, "HTML: each finding's cases collapsed in a <details>")
@@ -183,6 +186,13 @@ def test_first_screen_and_caps():
     check("60 root causes" in first and all(f["id"] in first for f in big["findings"] if f["kind"] == "failure"),
           "60 findings: the first 40 lines give the count and every finding's id")
     check(all(c["id"] in ht for c in big["cases"]), "60 findings: HTML lists every case")
+    huge = runs.normalise(fake_run([1000]), "huge", "", "", None)
+    _, ht = target_report.render(huge, "make x")
+    ids = huge["findings"][0]["cases"]
+    named = sum(1 for i in ids if ">%s<" % i in ht)
+    check(named == fv.HTML_ROWS + fv.HTML_IDS and "... and %d more: summary.json" % (1000 - named) in ht,
+          "1000 cases in a finding: HTML names %d (of %d rows and ids) and says where the rest are"
+          % (named, fv.HTML_ROWS + fv.HTML_IDS))
     r = fake_run([3])
     lost = r["cases"][0]["id"]
     r["cases"][0]["finding"] = ""
@@ -277,7 +287,7 @@ def test_target_gate_expectations(tmp):
     expected failures (exit 0), and a listed id that passes is an unexpected pass."""
     so = os.path.join(TEST_SO, "ignores_zero_size.so")
     out = os.path.join(tmp, "gate")
-    r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE, "--gate"])
+    r = gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", out, "--cases", FIXTURE, "--gate"])
     check(r.returncode == 1, "gate fails without expectations: " + r.stdout[-300:])
     exp = os.path.join(tmp, "expect.txt")
     subprocess.run([RUNNER, "--target", so, "--write-expectations", exp, FIXTURE], cwd=ROOT,
@@ -288,7 +298,7 @@ def test_target_gate_expectations(tmp):
     passing = [c["id"] for c in json.load(open(full))["cases"] if c["outcome"] == "pass"][0]
     with open(exp, "a") as fh:
         fh.write("%s listed but passes\n" % passing)
-    r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE, "--gate",
+    r = gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", out, "--cases", FIXTURE, "--gate",
                                       "--expectations", exp])
     check(r.returncode == 0, "gate passes with the expectations file: " + r.stdout[-300:])
     res = json.load(open(os.path.join(out, "ignores_zero_size", "results.json")))
@@ -397,7 +407,7 @@ def test_known_crash_counts(tmp):
     subprocess.run([RUNNER, "--target", so, "--write-expectations", exp, FIXTURE], cwd=ROOT,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     out = os.path.join(tmp, "known-crash")
-    r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE, "--expectations", exp,
+    r = gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", out, "--cases", FIXTURE, "--expectations", exp,
                                       "--gate"])
     check(r.returncode == 0, "the crash is known: the gate passes: " + r.stdout[-300:])
     md = read(os.path.join(out, "crash", "index.md"))
@@ -501,12 +511,18 @@ def test_results_round_trip(tmp):
     runs.write_json(os.path.join(tmp, "again.json"), res)
     check(read(os.path.join(tmp, "again.json")) == read(path), "results.json rewrites byte for byte")
     check("| ws |" in read(os.path.join(out, "index.md")), "the index reads schema 2")
+    summ = json.load(open(os.path.join(out, "ws", "summary.json")))
+    check(summ["schema"] == runs.SUMMARY_SCHEMA and summ["totals"] == res["totals"]
+          and [c["id"] for c in summ["cases"]] == [c["id"] for c in res["cases"] if not c.get("probed")]
+          and all(set(c) == {"id", "outcome", "finding", "reason"} for c in summ["cases"])
+          and all("cases" not in f for f in summ["findings"]),
+          "summary.json: the totals and findings, each case by id, outcome, finding and reason only")
     os.makedirs(os.path.join(out, "old"))
-    with open(os.path.join(out, "old", "results.json"), "w") as fh:
+    with open(os.path.join(out, "old", "summary.json"), "w") as fh:
         json.dump({"schema": "bcast-report-result 1"}, fh)
     r = gen(["index", "--out-dir", out])
-    check(r.returncode == 0 and "SKIP" in r.stdout and "old/results.json" in r.stdout,
-          "an old-schema results.json is left out of the index with a message: " + r.stdout[-300:])
+    check(r.returncode == 0 and "SKIP" in r.stdout and "old/summary.json" in r.stdout,
+          "an old-schema summary.json is left out of the index with a message: " + r.stdout[-300:])
 
 
 def test_probed_limits(tmp):
@@ -532,7 +548,7 @@ def test_probed_limits(tmp):
     check(bad and all("`%s`" % i in md for i in bad[:10]), "the probed cases that did not pass are listed")
     # `target --probe` (make report PROBE=1, or the registry's probe column) probes in the gate run
     out2 = os.path.join(tmp, "probed2")
-    r = gen(["target"] + RUN_ARGS + ["--target", os.path.join(TEST_SO, "tiny.so"), "--out-dir", out2,
+    r = gen(["target"] + RUN_ARGS + ["--target", os.path.join(TEST_SO, "tiny.so"), "--name", "tiny", "--out-dir", out2,
                                       "--cases", FIXTURE, "--probe"])
     res = json.load(open(os.path.join(out2, "tiny", "results.json"))) if r.returncode == 0 else {}
     check(res.get("totals", {}).get("probed", 0) > 0, "target --probe runs the excluded cases: %s" % r.stdout[-300:])
@@ -546,7 +562,7 @@ def test_unwritable_out_dir(tmp):
     with open(os.path.join(out, "hang"), "w") as fh:     # reports/hang is a file: no directory there
         fh.write("in the way\n")
     so = os.path.join(TEST_SO, "hang.so")                # a run would take 10 s (its timeout)
-    r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE])
+    r = gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", out, "--cases", FIXTURE])
     want = "cannot write the report into %s" % os.path.join(out, "hang")
     check(r.returncode == 2 and want in r.stdout and "nothing was run" in r.stdout,
           "a clear message naming the directory: " + r.stdout[-300:])
@@ -555,7 +571,7 @@ def test_unwritable_out_dir(tmp):
         ro = os.path.join(tmp, "readonly")
         os.makedirs(os.path.join(ro, "hang"))
         os.chmod(os.path.join(ro, "hang"), 0o555)
-        r = gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", ro, "--cases", FIXTURE])
+        r = gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", ro, "--cases", FIXTURE])
         os.chmod(os.path.join(ro, "hang"), 0o755)
         check(r.returncode == 2 and "cannot write the report into %s" % os.path.join(ro, "hang") in r.stdout,
               "a read-only reports/<name>/ is refused: " + r.stdout[-300:])
@@ -567,10 +583,10 @@ def test_determinism(tmp):
     outs = []
     for k in ("d1", "d2"):
         out = os.path.join(tmp, k)
-        gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE])
+        gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", out, "--cases", FIXTURE])
         gen(["edge-cases", "--out-dir", out, "--cases", FIXTURE])
         outs.append(out)
-    for f in ("crash/index.md", "crash/index.html", "crash/results.json", "index.md", "index.html",
+    for f in ("crash/index.md", "crash/index.html", "crash/results.json", "crash/summary.json", "index.md", "index.html",
               "edge-cases.md", "edge-cases.html"):
         a, b = os.path.join(outs[0], f), os.path.join(outs[1], f)
         check(os.path.exists(a) and read(a) == read(b), "%s is the same twice" % f)
@@ -644,7 +660,7 @@ def test_chromium(tmp):
         return
     out = os.path.join(tmp, "chromium")
     so = os.path.join(TEST_SO, "wrong_shape.so")
-    gen(["target"] + RUN_ARGS + ["--target", so, "--out-dir", out, "--cases", FIXTURE])
+    gen(["target"] + RUN_ARGS + ["--target", so, "--name", os.path.basename(so)[:-3], "--out-dir", out, "--cases", FIXTURE])
     page = os.path.join(out, "wrong_shape", "index.html")
     res = json.load(open(os.path.join(out, "wrong_shape", "results.json")))
     url = "file://" + os.path.abspath(page)
@@ -693,6 +709,49 @@ def test_long_repro_not_inlined():
     r = runs._inline_repro("sizes/add/f32/(3,1031)x(3,1031)", long_)
     check(len(r) < 200 and "bcast-run show 'sizes/add/f32/(3,1031)x(3,1031)'" in r and str(len(long_)) in r,
           "a long one-liner becomes a pointer to bcast-run show: " + r)
+
+
+def tree_state(root):
+    """{path: (size, mtime)} of every file under root: what a run must leave alone."""
+    st = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            st[p] = (os.path.getsize(p), os.path.getmtime(p))
+    return st
+
+
+def test_user_report(tmp):
+    """Issue #26 item 1: a report of a target given as a path (one's own library, a bridge through
+    pipe.so) is named after the library (its describe() name, or --name / NAME=), never after the
+    file, and goes to BUILD/reports/NAME/ with its own index: the committed reports/ is untouched."""
+    build = os.path.join(tmp, "userbuild")
+    os.makedirs(build)
+    before = tree_state(os.path.join(ROOT, "reports"))
+    args = ["--runner", RUNNER, "--build", build, "--python", sys.executable, "--jobs", "2", "--cases", FIXTURE]
+    r = gen(["target"] + args + ["--target", os.path.join(TEST_SO, "crash.so")])
+    check(r.returncode == 0 and os.path.isfile(os.path.join(build, "reports", "broken-crash", "index.md"))
+          and os.path.isfile(os.path.join(build, "reports", "index.md")),
+          "a .so path's report is BUILD/reports/<describe() name>/, with its index: " + r.stdout[-300:])
+    check("make report TARGET=%s" % os.path.join(TEST_SO, "crash.so") in
+          read(os.path.join(build, "reports", "broken-crash", "index.md")), "the report names the command")
+    pipe = os.path.join(BUILD, "targets", "pipe.so")
+    bridge = os.path.join(tmp, "mini_bridge.py")
+    with open(bridge, "w") as fh:   # a bridge that refuses every shape: a library with one answer
+        fh.write("import sys\nout = sys.stdout\nout.write('bcast-pipe 1\\nname my lib/v2\\nversion 0.1\\n"
+                 "profile numpy\\nops add\\ndtypes f32\\nmax_rank 0\\nflags strided\\nready\\n')\nout.flush()\n"
+                 "while True:\n    h = sys.stdin.buffer.readline().split()\n    if not h:\n        break\n"
+                 "    for _ in range(int(h[4])):\n        sys.stdin.buffer.read(int(sys.stdin.buffer.readline().split()[5]))\n"
+                 "    out.write('error other no\\n')\n    out.flush()\n")
+    for name, want in (([], "my-lib-v2"), (["--name", "mine"], "mine")):
+        r = gen(["target"] + args + ["--target", pipe, "--target-arg", "%s %s" % (sys.executable, bridge)] + name)
+        check(r.returncode == 0 and os.path.isfile(os.path.join(build, "reports", want, "summary.json"))
+              and not os.path.exists(os.path.join(build, "reports", "pipe")),
+              "a bridge's report is named %r, never pipe: %s" % (want, r.stdout[-300:]))
+    check(tree_state(os.path.join(ROOT, "reports")) == before, "the committed reports/ is untouched")
+    idx = read(os.path.join(build, "reports", "index.md"))
+    check("| my-lib-v2 |" in idx and "| mine |" in idx and "| numpy-bridge |" not in idx,
+          "the user's index lists the user's reports only")
 
 
 def test_hand_families(tmp):
@@ -746,6 +805,17 @@ def test_explore_section(tmp):
     md3, _ = target_report.render(doc, "make x", None)
     check("No exploration results" in md3, "without explore.json the section says so")
     check("F1" in ht.split("Explore")[1] if "Explore" in ht else False, "the HTML has the section too")
+    rep = os.path.join(tmp, "trim")
+    os.makedirs(rep)
+    shutil.copy(ex_json, os.path.join(rep, "explore.json"))
+    trimmed = notes.load_explore(rep, trim=True)
+    again = read(os.path.join(rep, "explore.json"))
+    notes.load_explore(rep, trim=True)
+    check("cases" not in trimmed and all("cases" not in f for f in trimmed["findings"])
+          and trimmed["totals"] == ex["totals"] and len(again) < os.path.getsize(ex_json)
+          and read(os.path.join(rep, "explore.json")) == again,
+          "explore.json is trimmed of its per-case records once, keeping totals and findings")
+    check(target_report.render(doc, "make x", trimmed)[0] == md, "the trimmed explore.json renders the same report")
     capped = to_markdown(notes.explore_section(doc, ex, 0))
     check("shrunk: the smallest case" not in capped and "explore.cases" in capped,
           "a Markdown rung that shows no shrunk case points to explore.cases instead")
@@ -769,7 +839,7 @@ def main():
         test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named

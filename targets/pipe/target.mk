@@ -15,6 +15,8 @@ $(PIPE_SO): $(PIPE_OBJ) $(REF_LIB)
 
 ALL_TARGETS += $(PIPE_SO)
 test: $(PIPE_SO) $(TGT_DIR)/ref.so
+# `make run` leaves the build ready for a bridge too (docs/pipe-protocol.md starts from pipe.so)
+run: $(PIPE_SO)
 
 # One quoted word: tests/run-tests.sh runs each argument as one command.
 TESTS += "sh targets/pipe/tests/pipe-tests.sh $(BUILD) $(PYTHON)"
