@@ -46,5 +46,7 @@ reports-check: $(REPORT_DEPS)
 
 # The tests need the broken test targets (built by `make test` via targets.mk).
 TESTS += "$(PYTHON) report/tests/test_report.py $(BUILD)"
+# every FINDINGS.md family count and expectations block size in step (report/counts_check.py)
+TESTS += "$(PYTHON) report/counts_check.py"
 
 .PHONY: report reports docs reports-check

@@ -26,6 +26,7 @@ import target_report       # noqa: E402
 import notes               # noqa: E402
 import findings_check      # noqa: E402
 import findings_view as fv  # noqa: E402
+import counts_check         # noqa: E402
 from markup import to_markdown  # noqa: E402
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -754,6 +755,39 @@ def test_user_report(tmp):
           "the user's index lists the user's reports only")
 
 
+def test_counts_check(tmp):
+    """counts_check: a block whose stated size is not its number of entries fails, and so does a
+    FINDINGS.md family count that no block states; the same files with true counts pass."""
+    d = os.path.join(tmp, "counts")
+    os.makedirs(d)
+    exp, notes = os.path.join(d, "expectations"), os.path.join(d, "FINDINGS.md")
+    reg = os.path.join(d, "registry.tsv")
+    with open(reg, "w") as fh:
+        fh.write("t\tt.so\t-\t%s\t-\t-\n" % exp)
+
+    def run(block_size, family_size, grad_size):
+        with open(exp, "w") as fh:
+            fh.write("# header\n\n# %d cases: cause one\na/1 r\na/2 r\n# hand family: split\na/3 r\n\n"
+                     "#   1 of them: a symptom\na/4 r\n\n# 2 x fail sub\nb/1 r\nb/2 r\n\n# hand family: later\nc/1 r\n"
+                     % block_size)
+        with open(notes, "w") as fh:
+            fh.write("| family (cases) | smallest |\n| --- | --- |\n| cause one (%d, of which 1 crash) | `a/1` |\n"
+                     "| passes | `x` |\n\n| family | count |\n| --- | --- |\n| sub | %d (all) |\n"
+                     % (family_size, grad_size))
+        return counts_check.check(runs.read_registry(reg))
+    passed, bad = run(4, 4, 2)
+    check(passed == 4 and not bad, "true counts pass (2 blocks, 2 stated counts): %s %s" % (passed, bad))
+    _, bad = run(5, 5, 2)
+    check(len(bad) == 1 and "says 5 cases and holds 4" in bad[0], "a block's wrong size fails: %s" % bad)
+    _, bad = run(4, 3, 2)
+    check(len(bad) == 1 and "states 3 cases" in bad[0], "a FINDINGS.md count no block states fails: %s" % bad)
+    _, bad = run(4, 4, 7)
+    check(len(bad) == 1 and "states 7 cases" in bad[0], "a count column is checked too: %s" % bad)
+    check(counts_check.stated_counts("x (eigen 38, ndebug 41)") == [("eigen", 38), ("ndebug", 41)]
+          and counts_check.stated_counts("x (57 + 19)") == [("", 57), ("", 19)]
+          and counts_check.stated_counts("x (2,854)") == [("", 2854)], "count forms: labelled, summed, thousands")
+
+
 def test_hand_families(tmp):
     """findings_check reads curated family headers, with or without a label after the count; an
     indented "N of them" line is a note inside a family, not a new one."""
@@ -839,7 +873,7 @@ def main():
         test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named
