@@ -18,6 +18,7 @@ import difflib
 import json
 import os
 import re
+import shlex
 import shutil
 import sys
 import tempfile
@@ -115,11 +116,12 @@ def dir_name(name):
     return re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip(".-") or "target"
 
 
-def report_command(target, name):
+def report_command(target, name, arg=""):
     """The command a report names as the one that regenerates it."""
     if registered(target):   # the same words whichever make target ran, for reports-check
         return "make report TARGET=%s` or `make reports" % target
-    return "make report TARGET=%s%s" % (target, " NAME=%s" % name if name else "")
+    return "make report TARGET=%s%s%s" % (target, " TARGET_ARG=%s" % shlex.quote(arg) if arg else "",
+                                          " NAME=%s" % name if name else "")
 
 
 def run_one(args, target, out_dir, command):
@@ -129,7 +131,7 @@ def run_one(args, target, out_dir, command):
     handshake name), never by its file name: every bridge runs as pipe.so."""
     name, so, arg_written, arg, expect, _, timeout, notes_file, probe = resolve(args, target)
     if command is None:
-        command = report_command(target, name)
+        command = report_command(target, name, arg_written)
     if not os.path.exists(so):
         raise runs.RunError("%s: not built (run `make` first, or check the target's build messages)" % so)
     check_writable(out_dir, dir_name(name) if name else "")
