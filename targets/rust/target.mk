@@ -9,7 +9,9 @@
 #                                bcast-target by path; its cdylib is libbcast_<name>.so
 #
 # Each adapter is built with `cargo build --release --locked` into one shared
-# CARGO_TARGET_DIR ($(BUILD)/rust), so common dependencies compile once, and
+# CARGO_TARGET_DIR (build/rust, whatever BUILD is: the Rust code does not
+# depend on CC or the sanitizer flags, so CI's gcc, clang and sanitizer builds
+# share one Rust build instead of three), so common dependencies compile once, and
 # copied to $(BUILD)/targets/<name>.so for targets/registry.tsv. To add an
 # adapter, add its folder name to RUST_ADAPTERS. make always asks cargo (it
 # knows what changed); the .so is replaced only when it differs.
@@ -18,7 +20,7 @@
 RUST_ADAPTERS    := ndarray
 RUST_TEST_CRATES := bcast-target
 CARGO            ?= $(shell command -v cargo 2>/dev/null || { test -x "$$HOME/.cargo/bin/cargo" && echo "$$HOME/.cargo/bin/cargo"; })
-RUST_TARGET_DIR  := $(abspath $(BUILD))/rust
+RUST_TARGET_DIR  ?= $(CURDIR)/build/rust
 RUST_JOBS        ?= 2
 RUST_SOS         := $(RUST_ADAPTERS:%=$(BUILD)/targets/%.so)
 RUST_EXAMPLE_SO  := $(BUILD)/targets/test/rust_example.so
