@@ -17,7 +17,7 @@
 # knows what changed); the .so is replaced only when it differs.
 # Without cargo, the builds and tests are skipped with a message saying so.
 
-RUST_ADAPTERS    := ndarray burn
+RUST_ADAPTERS    := ndarray burn candle
 RUST_TEST_CRATES := bcast-target
 CARGO            ?= $(shell command -v cargo 2>/dev/null || { test -x "$$HOME/.cargo/bin/cargo" && echo "$$HOME/.cargo/bin/cargo"; })
 RUST_TARGET_DIR  ?= $(CURDIR)/build/rust
