@@ -17,9 +17,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Irunner \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_HDRS    := $(wildcard include/*.h runner/*.h ref/*.h)
-FUZZ_CASEIO_SRC := fuzz/fuzz_caseio.c runner/caseio.c runner/util.c
-FUZZ_MESSAGES_SRC := fuzz/fuzz_messages.c runner/message_norm.c
+FUZZ_HDRS    := $(wildcard include/*.h runner/*/*.h ref/*.h)
+FUZZ_CASEIO_SRC := fuzz/fuzz_caseio.c runner/case/caseio.c runner/base/util.c
+FUZZ_MESSAGES_SRC := fuzz/fuzz_messages.c runner/judge/message_norm.c
 
 $(FUZZ_DIR)/fuzz-caseio: $(FUZZ_CASEIO_SRC) $(REF_SRC) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
@@ -47,12 +47,12 @@ fuzz: fuzz-build
 # Replay: the same entry points, linked to a plain main() (fuzz/replay.c).
 $(BUILD)/fuzz/fuzz_caseio.o: ALL_CFLAGS += -Irunner
 $(FUZZ_DIR)/replay-caseio: $(BUILD)/fuzz/replay.o $(BUILD)/fuzz/fuzz_caseio.o \
-                           $(BUILD)/runner/caseio.o $(BUILD)/runner/util.o $(REF_LIB)
+                           $(BUILD)/runner/case/caseio.o $(BUILD)/runner/base/util.o $(REF_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) -ldl $(LDLIBS_M)
 $(FUZZ_DIR)/replay-shapes: $(BUILD)/fuzz/replay.o $(BUILD)/fuzz/fuzz_shapes.o $(REF_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
 $(BUILD)/fuzz/fuzz_messages.o: ALL_CFLAGS += -Irunner
-$(FUZZ_DIR)/replay-messages: $(BUILD)/fuzz/replay.o $(BUILD)/fuzz/fuzz_messages.o $(BUILD)/runner/message_norm.o
+$(FUZZ_DIR)/replay-messages: $(BUILD)/fuzz/replay.o $(BUILD)/fuzz/fuzz_messages.o $(BUILD)/runner/judge/message_norm.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS)
 
 ALL_TARGETS += $(FUZZ_DIR)/replay-caseio $(FUZZ_DIR)/replay-shapes $(FUZZ_DIR)/replay-messages

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caseio.h"
+#include "case/caseio.h"
 #include "bcast_ref.h"
 
 /* Patterns are materialized only up to this many bytes per arg: a pattern of

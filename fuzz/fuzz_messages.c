@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "message_norm.h"
+#include "judge/message_norm.h"
 
 /* Messages reach the normaliser from a target's bct_result (256 bytes) or the
  * last line a crashing worker printed; 4 KiB covers both with room to spare. */
@@ -15,7 +15,7 @@
 #define GUARD_BYTE 0xA5
 
 /* Output capacities: the tiny ones exercise every "room left?" test, 65 is
- * one past the signature cut, 300 is what runner/judge.c passes. */
+ * one past the signature cut, 300 is what runner/judge/judge.c passes. */
 static const size_t caps[] = { 1, 2, 3, 4, 5, 8, 16, 40, 64, 65, 300 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

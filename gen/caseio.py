@@ -1,6 +1,6 @@
 """caseio.py - the case record model and the writer for docs/case-format.md (version 1).
 
-gen/ writes; runner/caseio.c reads. Everything here is deterministic: no wall
+gen/ writes; runner/case/caseio.c reads. Everything here is deterministic: no wall
 clock, no hash(), values formatted exactly (floats as C99 hex of the exact
 value, f32 through float64 exactly).
 """

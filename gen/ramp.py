@@ -2,7 +2,7 @@
 
 Element i of the storage is (((i*A + B) mod M) - K) / D: wrapped to the dtype
 for integers, != 0 for bool, float64 division rounded to the dtype for floats.
-The values computed here are exactly the runner's (runner/caseio.c,
+The values computed here are exactly the runner's (runner/case/caseio.c,
 br_materialize), so the oracles see what a target will see.
 """
 

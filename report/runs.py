@@ -213,7 +213,7 @@ FINDING_KEYS = ("id", "kind", "name", "signature", "signatures", "count", "known
 # Text a target printed (a crash's stderr tail) may hold pointers and process ids
 # that change with every run; they are replaced so results.json stays reproducible.
 HEX_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
-# A finding of [nondeterministic outcome] cases (bcast-run names it so, runner/cmd_run.c) counts this
+# A finding of [nondeterministic outcome] cases (bcast-run names it so, runner/cli/cmd_run.c) counts this
 # run's outcomes in a parenthesis before ": N cases"; the split changes from run to run.
 VARYING_NAME = "the outcome varies from run to run"
 VARYING_SPLIT = re.compile(r" \([^()]*\)(?=: [0-9]+ cases)")
@@ -222,7 +222,7 @@ SANITIZER_PID = re.compile(r"==[0-9]+==")
 
 def limit_key(reason):
     """The declared limit a skip reason names ('unsupported: dtype i16' -> 'dtypes'),
-    or None: the same mapping as bcast-run's limit findings (runner/findings.c,
+    or None: the same mapping as bcast-run's limit findings (runner/results/findings.c,
     limit_of), so probed cases can be counted under their limit."""
     if not reason.startswith("unsupported: "):
         return None

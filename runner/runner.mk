@@ -4,13 +4,10 @@
 #   $(BUILD)/test-runner     unit tests of the parser, comparison, selection, reports
 #   make run                 the whole default suite against the bundled reference target, in both profiles
 
-RUNNER_LIB_SRC := runner/util.c runner/caseio.c runner/call.c runner/compare.c runner/select.c runner/expect.c \
-                  runner/options.c runner/session.c runner/output.c runner/case_features.c runner/findings.c runner/message_norm.c runner/feature_stats.c \
-                  runner/isolate.c runner/worker.c runner/zygote.c \
-                  runner/cmd_run.c runner/cmd_show.c runner/cmd_merge.c runner/cmd_shrink.c runner/cmd_explore.c \
-                  runner/judge.c runner/judge_grad.c runner/report.c runner/report_text.c runner/report_json.c \
-                  runner/report_tap.c runner/report_junit.c runner/report_merge.c runner/show.c \
-                  runner/rng.c runner/casewrite.c runner/live.c runner/spec.c runner/explore_gen.c runner/shrink.c runner/stop.c
+# One folder per layer (docs/runner.md "Layers"; tests/layering/check_layers.py
+# checks that includes only point down): each folder's files, bottom up.
+RUNNER_LAYERS  := base case target isolate results judge explore cli
+RUNNER_LIB_SRC := $(foreach d,$(RUNNER_LAYERS),$(filter-out runner/cli/main.c,$(sort $(wildcard runner/$(d)/*.c))))
 RUNNER_LIB_OBJ := $(RUNNER_LIB_SRC:%.c=$(BUILD)/%.o)
 RUNNER_BIN     := $(BUILD)/bcast-run
 RUNNER_TEST    := $(BUILD)/test-runner
@@ -19,8 +16,10 @@ RUNNER_LDLIBS  := -ldl $(LDLIBS_M)
 # would each resolve (and write the GOT page of) every function the fork
 # server never called, once per worker.
 RUNNER_LDFLAGS := -Wl,-z,now
+# Includes name their folder: #include "case/caseio.h".
+$(RUNNER_LIB_OBJ) $(BUILD)/runner/cli/main.o: ALL_CFLAGS += -Irunner
 
-$(RUNNER_BIN): $(BUILD)/runner/main.o $(RUNNER_LIB_OBJ) $(REF_LIB)
+$(RUNNER_BIN): $(BUILD)/runner/cli/main.o $(RUNNER_LIB_OBJ) $(REF_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(RUNNER_LDFLAGS) $(EXTRA_LDFLAGS) $(RUNNER_LDLIBS)
 
 $(RUNNER_TEST): $(BUILD)/runner/tests/test_runner.o $(RUNNER_LIB_OBJ) $(REF_LIB)
@@ -52,7 +51,7 @@ TESTS += "sh tests/runner/gate.sh $(BUILD)"
 # show's NumPy/torch one-liners run through the interpreter against a sample of cases (issue 13.9)
 TESTS += "$(PYTHON) tests/runner/oneliners.py $(BUILD)"
 TESTS += "sh tests/runner/explore.sh $(BUILD)"
--include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/main.d $(BUILD)/runner/tests/test_runner.d $(BUILD)/runner/tests/test_explore.d
+-include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/cli/main.d $(BUILD)/runner/tests/test_runner.d $(BUILD)/runner/tests/test_explore.d
 
 # Every registered target explored for a fixed seed and case budget (targets/explore-budgets.tsv):
 # reports/<name>/explore.json and explore.cases (docs/runner.md, `explore`).
@@ -68,3 +67,8 @@ run: $(RUNNER_BIN) $(BUILD)/targets/ref.so
 
 .PHONY: run
 
+
+# The layer rule, file-level circles and function length (tests/layering/check_layers.py,
+# issue 27); its self-test proves each check fails on a deliberately bad tree.
+TESTS += "$(PYTHON) tests/layering/check_layers.py --self-test"
+TESTS += "$(PYTHON) tests/layering/check_layers.py ."

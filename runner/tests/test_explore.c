@@ -8,16 +8,17 @@
 
 #include "check.h"
 #include "bcast_ref.h"
-#include "casewrite.h"
-#include "compare.h"
-#include "caseio.h"
-#include "explore_gen.h"
-#include "findings.h"
-#include "judge.h"
-#include "live.h"
-#include "rng.h"
-#include "shrink.h"
-#include "spec.h"
+#include "case/casewrite.h"
+#include "judge/compare.h"
+#include "case/caseio.h"
+#include "explore/explore_gen.h"
+#include "results/findings.h"
+#include "judge/judge.h"
+#include "case/view.h"
+#include "case/live.h"
+#include "base/rng.h"
+#include "explore/shrink.h"
+#include "explore/spec.h"
 
 static char bindir[PATH_MAX];   /* the build directory: where test-explore lives */
 

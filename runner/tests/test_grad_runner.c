@@ -8,10 +8,10 @@
 
 #include "check.h"
 #include "bcast_ref.h"
-#include "caseio.h"
-#include "compare.h"
-#include "judge_grad.h"
-#include "report.h"
+#include "case/caseio.h"
+#include "judge/compare.h"
+#include "judge/judge_grad.h"
+#include "results/report.h"
 
 /* x (3,1) and y (4,) f32, the incoming gradient (3,4): gradients (3,1) and (4,). */
 static const char grad_case[] =

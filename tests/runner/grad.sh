@@ -35,7 +35,7 @@ ref_passes_grad_fixtures_both_profiles() {
     done
 }
 
-# Each classic autodiff bug, named by the judge (runner/judge_grad.c).
+# Each classic autodiff bug, named by the judge (runner/judge/judge_grad.c).
 not_reduced_is_named() { gbroken grad_not_reduced 1 "$GA=fail~not reduced: the gradient has the result's shape"; }
 dropped_ones_are_named() { gbroken grad_drops_ones 1 "$GM=fail~dropped instead of kept as 1"; }
 averaged_is_named() { gbroken grad_averaged 1 "$GS=fail~averaged over the stretched dims"; }

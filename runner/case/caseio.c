@@ -1,0 +1,913 @@
+/* caseio.c - the strict reader of docs/case-format.md: one pass over a file
+ * held in memory, tokens split in place, element data parsed straight into
+ * the data arena. Every malformed input is a "FILE:LINE: message" error,
+ * never a crash, and no number read from a file decides an allocation before
+ * it has been bounded. */
+#include "case/caseio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcast_ref.h"
+
+#define MAX_TOK 8
+
+typedef struct parser {
+    br_caseset *cs;
+    const char *file;
+    int line;
+    br_err *err;
+    br_arg args[BR_MAX_ARGS];   /* the open record's args, copied to the pool at `end` */
+} parser;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int perr(parser *p, const char *fmt, ...)
+{
+    char m[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    snprintf(p->err->msg, sizeof p->err->msg, "%s:%d: %s", p->file, p->line, m);
+    return -1;
+}
+
+int br_parse_shape(const char *s, int64_t *dims, int maxrank)
+{
+    if (*s != '(') return -1;
+    s++;
+    int rank = 0;
+    if (*s == ')') return s[1] == '\0' ? 0 : -1;
+    for (;;) {
+        const char *q = s;
+        if (*q == '-') q++;
+        if (*q < '0' || *q > '9') return -1;
+        long long v = 0;
+        int nd = 0;
+        while (q[nd] >= '0' && q[nd] <= '9' && nd < 18) { v = v * 10 + (q[nd] - '0'); nd++; }
+        const char *end = q + nd;
+        if (q[nd] >= '0' && q[nd] <= '9') {   /* 19 digits or more: strtoll checks the range */
+            char *e;
+            errno = 0;
+            v = strtoll(s, &e, 10);
+            if (errno == ERANGE) return -1;
+            end = e;
+        } else if (*s == '-') v = -v;
+        if (rank >= maxrank) return -1;
+        dims[rank++] = (int64_t)v;
+        s = end;
+        if (*s == ',') {
+            s++;
+            if (*s == ')') { s++; break; }
+            continue;
+        }
+        if (*s == ')') { s++; break; }
+        return -1;
+    }
+    return *s == '\0' ? rank : -1;
+}
+
+int64_t br_shape_count(const int64_t *dims, int rank)
+{
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) if (dims[i] < 0) return -1;
+    for (int i = 0; i < rank; i++) if (dims[i] == 0) return 0;
+    for (int i = 0; i < rank; i++) if (br_mul_i64(n, dims[i], &n) != 0) return -1;
+    return n;
+}
+
+/* Appends the decimal form of v at buf[*o] while it fits (cap includes the NUL). */
+static void put_i64(char *buf, size_t cap, size_t *o, int64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do { tmp[n++] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) tmp[n++] = '-';
+    while (n > 0 && *o + 1 < cap) buf[(*o)++] = tmp[--n];
+}
+
+void br_shape_str(const int64_t *dims, int rank, char *buf, size_t cap)
+{
+    size_t o = 0;
+    if (cap == 0) return;
+    if (cap > 1) buf[o++] = '(';
+    for (int i = 0; i < rank; i++) {
+        put_i64(buf, cap, &o, dims[i]);
+        if ((rank == 1 || i + 1 < rank) && o + 1 < cap) buf[o++] = ',';
+    }
+    if (o + 1 < cap) buf[o++] = ')';
+    buf[o] = '\0';
+}
+
+/* Splits line in place at spaces into at most max tokens; the last token
+ * keeps the rest of the line when rest is set. Returns the count. */
+static int split(char *line, char **tok, int max, int rest)
+{
+    int n = 0;
+    char *s = line;
+    while (*s) {
+        while (*s == ' ') s++;
+        if (!*s) break;
+        if (n == max - 1 && rest) { tok[n++] = s; break; }
+        if (n == max) return max + 1;
+        tok[n++] = s;
+        while (*s && *s != ' ') s++;
+        if (*s) *s++ = '\0';
+    }
+    return n;
+}
+
+/* Plain decimal integers of up to 18 digits (every value the generator
+ * writes but the extremes) without strtoll; -1 sends the token to strtoll. */
+static int fast_i64(const char *s, int64_t *out)
+{
+    const char *q = s;
+    int neg = *q == '-';
+    if (neg) q++;
+    int64_t v = 0;
+    int n = 0;
+    for (; *q >= '0' && *q <= '9'; q++, n++) {
+        if (n == 18) return -1;
+        v = v * 10 + (*q - '0');
+    }
+    if (n == 0 || *q != '\0') return -1;
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+    if (fast_i64(s, out) == 0) return 0;
+    const char *q = s;
+    if (*q == '-' || *q == '+') q++;
+    if (*q < '0' || *q > '9') return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno == ERANGE || *end != '\0') return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* Reads a shape field into pool memory after bounding its rank. */
+static int shape_field(parser *p, const char *tok, const char *what, int64_t **dims, int *rank)
+{
+    int64_t tmp[BC_MAX_RANK];
+    /* Reject an absurd rank before anything is allocated for it. */
+    size_t commas = 0;
+    for (const char *s = tok; *s; s++) if (*s == ',') commas++;
+    if (commas > BC_MAX_RANK) return perr(p, "%s has rank above %d", what, BC_MAX_RANK);
+    int r = br_parse_shape(tok, tmp, BC_MAX_RANK);
+    if (r < 0) return perr(p, "bad %s '%.60s' (expected a tuple like (5,1,4), at most %d entries)",
+                           what, tok, BC_MAX_RANK);
+    int64_t *d = br_pool_alloc(&p->cs->pool, (size_t)(r ? r : 1) * sizeof *d);
+    if (d == NULL) return perr(p, "out of memory");
+    memcpy(d, tmp, (size_t)r * sizeof *d);
+    *dims = d;
+    *rank = r;
+    return 0;
+}
+
+static int parse_dtype(parser *p, const char *tok, int *dtype, int allow_none)
+{
+    if (allow_none && strcmp(tok, "-") == 0) { *dtype = BCT_NONE; return 0; }
+    int d = bc_dtype_from_name(tok);
+    if (d < 0 || d >= BCT_DTYPE_COUNT) return perr(p, "unknown dtype '%.40s'", tok);
+    *dtype = d;
+    return 0;
+}
+
+/* A C99 hexadecimal float as Python's float.hex() writes it ([-]0xH[.H...]p[+-]D),
+ * with at most 15 significant hex digits: exact in a uint64, and ldexp rounds
+ * the scaled value once, as strtod would. -1 sends the token to strtod. */
+static int fast_hexfloat(const char *t, double *out)
+{
+    const char *q = t;
+    int neg = *q == '-';
+    if (neg) q++;
+    if (q[0] != '0' || (q[1] != 'x' && q[1] != 'X')) return -1;
+    q += 2;
+    uint64_t m = 0;
+    int digits = 0, frac = 0, dot = 0;
+    for (;; q++) {
+        unsigned d;
+        if (*q >= '0' && *q <= '9') d = (unsigned)(*q - '0');
+        else if (*q >= 'a' && *q <= 'f') d = (unsigned)(*q - 'a' + 10);
+        else if (*q == '.' && !dot) { dot = 1; continue; }
+        else break;
+        if (m != 0 || d != 0) digits++;
+        if (digits > 15) return -1;
+        m = m << 4 | d;
+        frac += dot;
+    }
+    if (m >> 53) return -1;   /* more bits than a double holds: let strtod round */
+    if (*q++ != 'p') return -1;
+    int eneg = *q == '-';
+    if (*q == '-' || *q == '+') q++;
+    if (*q < '0' || *q > '9') return -1;
+    int e = 0;
+    for (; *q >= '0' && *q <= '9'; q++) {
+        if (e > 100000) return -1;
+        e = e * 10 + (*q - '0');
+    }
+    if (*q != '\0') return -1;
+    double v = ldexp((double)m, (eneg ? -e : e) - 4 * frac);
+    *out = neg ? -v : v;
+    return 0;
+}
+
+/* One element of a values line, stored at dst as dtype. */
+static int parse_value(parser *p, const char *t, int dtype, char *dst)
+{
+    if (dtype == BCT_F32 || dtype == BCT_F64) {
+        double d;
+        if (fast_hexfloat(t, &d) == 0) {
+            if (isinf(d)) goto bad;   /* an exponent beyond double's range */
+        } else if (strcmp(t, "nan") == 0) d = NAN;
+        else if (strcmp(t, "inf") == 0) d = INFINITY;
+        else if (strcmp(t, "-inf") == 0) d = -INFINITY;
+        else {
+            const char *q = t;
+            if (*q == '-' || *q == '+') q++;
+            if (!((*q >= '0' && *q <= '9') || *q == '.')) goto bad;
+            char *end;
+            d = strtod(t, &end);
+            if (*end != '\0' || isinf(d) || isnan(d)) goto bad;
+        }
+        if (dtype == BCT_F64) { memcpy(dst, &d, 8); return 0; }
+        /* A plain cast is the contract, but one outside float's range is UB. */
+        if (isfinite(d) && fabs(d) > (double)FLT_MAX)
+            return perr(p, "value '%.40s' is out of range for f32", t);
+        float f = (float)d;
+        memcpy(dst, &f, 4);
+        return 0;
+    }
+    int64_t v;
+    if (dtype == BCT_I64) {
+        if (parse_i64(t, &v) != 0) goto bad;
+        memcpy(dst, &v, 8);
+        return 0;
+    }
+    if (parse_i64(t, &v) != 0) goto bad;
+    static const int64_t lo[] = { 0, -128, 0, -32768, -2147483647 - 1 };
+    static const int64_t hi[] = { 1, 127, 255, 32767, 2147483647 };
+    if (dtype < 0 || dtype > BCT_I32) goto bad;
+    if (v < lo[dtype] || v > hi[dtype])
+        return perr(p, "value %.40s is out of range for %s", t, bc_dtype_name(dtype));
+    switch (dtype) {
+    case BCT_BOOL: case BCT_U8: { uint8_t u = (uint8_t)v; memcpy(dst, &u, 1); break; }
+    case BCT_I8: { int8_t u = (int8_t)v; memcpy(dst, &u, 1); break; }
+    case BCT_I16: { int16_t u = (int16_t)v; memcpy(dst, &u, 2); break; }
+    default: { int32_t u = (int32_t)v; memcpy(dst, &u, 4); break; }
+    }
+    return 0;
+bad:
+    return perr(p, "bad %s value '%.40s'", bc_dtype_name(dtype), t);
+}
+
+/* Parses "values V..." (the text after the keyword) into a fresh arena block
+ * of count elements. */
+static int parse_values(parser *p, char *s, int dtype, int64_t count, void **out)
+{
+    if (count > BR_MAX_VALUES)
+        return perr(p, "%lld elements is too many for a values line (max %lld; use pattern/digest)",
+                    (long long)count, (long long)BR_MAX_VALUES);
+    int es = dtype == BCT_NONE ? 1 : bc_dtype_size(dtype);
+    char *dst = br_arena_alloc(&p->cs->data, (size_t)(count ? count : 1) * (size_t)es);
+    if (dst == NULL) return perr(p, "out of memory for %lld values", (long long)count);
+    int64_t n = 0;
+    while (*s) {
+        while (*s == ' ') s++;
+        if (!*s) break;
+        char *t = s;
+        while (*s && *s != ' ') s++;
+        if (*s) *s++ = '\0';
+        if (n >= count || dtype == BCT_NONE)
+            return perr(p, "too many values: expected %lld", (long long)count);
+        if (parse_value(p, t, dtype, dst + n * es) != 0) return -1;
+        n++;
+    }
+    if (n != count)
+        return perr(p, "expected %lld values, found %lld", (long long)count, (long long)n);
+    *out = dst;
+    return 0;
+}
+
+/* Checks that every element the view addresses lies in [0, storage). */
+static int check_view(parser *p, const br_arg *a)
+{
+    int64_t lo = 0, hi = 0;
+    for (int i = 0; i < a->rank; i++) if (a->shape[i] == 0) {
+        if (a->offset < 0 || a->offset > a->storage)
+            return perr(p, "arg %s: offset %lld outside its storage of %lld", a->name,
+                        (long long)a->offset, (long long)a->storage);
+        return 0;
+    }
+    for (int i = 0; i < a->rank; i++) {
+        int64_t span;
+        if (br_mul_i64(a->shape[i] - 1, a->strides[i], &span) != 0) goto outside;
+        if (span > 0) { if (br_add_i64(hi, span, &hi) != 0) goto outside; }
+        else if (br_add_i64(lo, span, &lo) != 0) goto outside;
+    }
+    if (br_add_i64(lo, a->offset, &lo) != 0 || br_add_i64(hi, a->offset, &hi) != 0) goto outside;
+    if (lo < 0 || hi >= a->storage) goto outside;
+    return 0;
+outside:
+    return perr(p, "arg %s: the view addresses elements outside its storage of %lld", a->name,
+                (long long)a->storage);
+}
+
+static int parse_arg(parser *p, br_case *c, char *rest, int *needs_data)
+{
+    char *t[8];
+    int n = split(rest, t, 6, 0);
+    if (n != 6) return perr(p, "arg needs NAME DTYPE SHAPE STRIDES OFFSET STORAGE");
+    if (c->nargs >= BR_MAX_ARGS) return perr(p, "more than %d args", BR_MAX_ARGS);
+    br_arg *a = &c->args[c->nargs];
+    memset(a, 0, sizeof *a);
+    size_t nl = strlen(t[0]);
+    if (nl == 0 || nl > 15) return perr(p, "bad arg name '%.20s'", t[0]);
+    for (size_t i = 0; i < nl; i++)
+        if (!((t[0][i] >= 'a' && t[0][i] <= 'z') || (t[0][i] >= '0' && t[0][i] <= '9') || t[0][i] == '_'))
+            return perr(p, "bad arg name '%.20s'", t[0]);
+    a->name = t[0];
+    if (parse_dtype(p, t[1], &a->dtype, 1) != 0) return -1;
+    if (shape_field(p, t[2], "shape", &a->shape, &a->rank) != 0) return -1;
+    c->nargs++;
+    if (a->dtype == BCT_NONE) {
+        /* Shape-only: strides/offset/storage carry nothing; negative extents are
+         * allowed so that B16 can be tested through broadcast_shapes. */
+        a->data_kind = BR_DATA_NONE;
+        *needs_data = 0;
+        return 0;
+    }
+    int srank;
+    if (shape_field(p, t[3], "strides", &a->strides, &srank) != 0) return -1;
+    if (srank != a->rank) return perr(p, "arg %s: %d strides for rank %d", a->name, srank, a->rank);
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i] < 0) return perr(p, "arg %s: negative extent %lld", a->name, (long long)a->shape[i]);
+    /* An element count above int64 is allowed: stride-0 views of huge
+     * extents test B16 overflow, and the runner never copies a view. */
+    if (parse_i64(t[4], &a->offset) != 0) return perr(p, "bad offset '%.40s'", t[4]);
+    if (parse_i64(t[5], &a->storage) != 0) return perr(p, "bad storage '%.40s'", t[5]);
+    if (a->storage < 0 || a->storage > BR_MAX_STORAGE)
+        return perr(p, "arg %s: storage %lld outside [0, %lld]", a->name, (long long)a->storage,
+                    (long long)BR_MAX_STORAGE);
+    if (a->storage * bc_dtype_size(a->dtype) > BR_MAX_STORAGE_BYTES)
+        return perr(p, "arg %s: storage above %lld bytes", a->name, (long long)BR_MAX_STORAGE_BYTES);
+    if (check_view(p, a) != 0) return -1;
+    *needs_data = 1;
+    return 0;
+}
+
+static int parse_pattern(parser *p, br_arg *a, char *rest)
+{
+    char *t[8];
+    int n = split(rest, t, 7, 0);
+    if (n != 6 || strcmp(t[0], "ramp") != 0) return perr(p, "pattern needs: ramp A B M K D");
+    for (int i = 0; i < 5; i++)
+        if (parse_i64(t[i + 1], &a->pat[i]) != 0) return perr(p, "bad pattern number '%.40s'", t[i + 1]);
+    /* Bounds that keep the arithmetic exact in int64 and double (see docs/runner.md). */
+    const int64_t lim = (int64_t)1 << 53;
+    if (a->pat[2] <= 0 || a->pat[2] > lim) return perr(p, "pattern modulus M must be in [1, 2^53]");
+    if (a->pat[3] < -lim || a->pat[3] > lim) return perr(p, "pattern K must be in [-2^53, 2^53]");
+    if (a->pat[4] == 0) return perr(p, "pattern divisor D must not be 0");
+    if (a->dtype != BCT_F32 && a->dtype != BCT_F64 && a->pat[4] != 1)
+        return perr(p, "pattern divisor D must be 1 for %s", bc_dtype_name(a->dtype));
+    a->data_kind = BR_DATA_PATTERN;
+    return 0;
+}
+
+/* COMPARE: `exact`, `ulp N` or `ulp N abs A` (t[0..n)). */
+static int parse_compare(parser *p, br_expect *e, char **t, int n)
+{
+    if (strcmp(t[0], "exact") == 0) {
+        if (n != 1) return perr(p, "exact takes no argument");
+        e->cmp = BR_CMP_EXACT;
+        return 0;
+    }
+    if (strcmp(t[0], "ulp") != 0) return perr(p, "unknown comparison '%.40s'", t[0]);
+    if ((n != 2 && n != 4) || parse_i64(t[1], &e->ulp) != 0 || e->ulp < 0 || e->ulp > 1000000000)
+        return perr(p, "ulp needs a count in [0, 10^9], optionally followed by abs A");
+    e->cmp = BR_CMP_ULP;
+    if (n == 4) {
+        char *end;
+        if (strcmp(t[2], "abs") != 0) return perr(p, "expected 'abs A' after ulp N, not '%.40s'", t[2]);
+        if (fast_hexfloat(t[3], &e->abs_tol) != 0) {
+            errno = 0;
+            e->abs_tol = strtod(t[3], &end);
+            if (*end != '\0' || errno == ERANGE) return perr(p, "bad abs tolerance '%.40s'", t[3]);
+        }
+        if (!(e->abs_tol >= 0) || isinf(e->abs_tol)) return perr(p, "abs tolerance must be finite and >= 0");
+    }
+    return 0;
+}
+
+/* Whether a new expect line (profile, grad_arg) may join the case's: one
+ * line per profile, `*` alone; in grad mode one line per input per profile,
+ * and an error alone in its profile. */
+static int expect_conflicts(const br_case *c, const br_expect *e)
+{
+    for (int i = 0; i < c->nexpect; i++) {
+        const br_expect *o = &c->expect[i];
+        int overlap = o->profile == e->profile || o->profile == BR_PROFILE_ANY || e->profile == BR_PROFILE_ANY;
+        if (!overlap) continue;
+        if (o->grad_arg < 0 || e->grad_arg < 0 || o->profile != e->profile || o->grad_arg == e->grad_arg) return 1;
+    }
+    return 0;
+}
+
+/* `grad NAME`: the index of input NAME, which must be a floating-point input
+ * that can have a gradient (not where's cond, not the incoming gradient). */
+static int grad_target(parser *p, const br_case *c, const char *name, int *arg)
+{
+    for (int i = 0; i + 1 < c->nargs; i++)
+        if (strcmp(c->args[i].name, name) == 0) {
+            const br_arg *a = &c->args[i];
+            if (a->dtype != BCT_F32 && a->dtype != BCT_F64)
+                return perr(p, "expect grad %s: arg %s is %s; only f32/f64 inputs have gradients (B31)",
+                            name, name, a->dtype == BCT_NONE ? "shape-only" : bc_dtype_name(a->dtype));
+            if (c->op == BCT_WHERE && i == 0) return perr(p, "expect grad %s: where's cond has no gradient", name);
+            *arg = i;
+            return 0;
+        }
+    return perr(p, "expect grad %.40s: no input of that name (the incoming gradient is the last arg)", name);
+}
+
+static int parse_expect(parser *p, br_case *c, char *rest, int *needs_data)
+{
+    char *t[12];
+    int n = split(rest, t, 10, 0), grad = c->mode == BCT_MODE_GRAD, k = 3;
+    if (c->nexpect >= BR_MAX_EXPECT) return perr(p, "more than %d expect lines", BR_MAX_EXPECT);
+    if (n < 3 || n > 9) return perr(p, "expect needs PROFILE ok ..., PROFILE grad ... or PROFILE error CLASS");
+    br_expect *e = &c->expect[c->nexpect];
+    memset(e, 0, sizeof *e);
+    e->line = p->line;
+    e->grad_arg = -1;
+    if (strcmp(t[0], "*") == 0) e->profile = BR_PROFILE_ANY;
+    else if ((e->profile = bc_profile_from_name(t[0])) < 0)
+        return perr(p, "unknown profile '%.40s'", t[0]);
+    if (strcmp(t[1], "error") == 0) {
+        if (n != 3) return perr(p, "expect ... error takes one CLASS");
+        e->status = bc_status_from_name(t[2]);
+        if (e->status <= BCT_OK || e->status >= BCT_STATUS_COUNT)
+            return perr(p, "unknown error class '%.40s'", t[2]);
+        if (expect_conflicts(c, e)) return perr(p, "expect for profile %s repeats or conflicts with another", t[0]);
+        c->nexpect++;
+        *needs_data = 0;
+        return 0;
+    }
+    if (strcmp(t[1], grad ? "grad" : "ok") != 0)
+        return perr(p, "expect outcome must be %s or error, not '%.40s'", grad ? "grad (mode grad)" : "ok", t[1]);
+    if (grad) {
+        if (n < 6) return perr(p, "expect ... grad needs NAME DTYPE SHAPE COMPARE");
+        if (grad_target(p, c, t[2], &e->grad_arg) != 0) return -1;
+        k = 4;
+    } else if (n < 5 || n > 8) return perr(p, "expect ... ok needs DTYPE SHAPE COMPARE");
+    if (expect_conflicts(c, e)) return perr(p, "expect for profile %s repeats or conflicts with another", t[0]);
+    e->status = BCT_OK;
+    if (parse_dtype(p, t[k - 1], &e->dtype, 1) != 0) return -1;
+    if (shape_field(p, t[k], "result shape", &e->shape, &e->rank) != 0) return -1;
+    if (e->dtype != BCT_NONE) {
+        e->nelem = br_shape_count(e->shape, e->rank);
+        if (e->nelem < 0) return perr(p, "result shape has a negative extent or overflows");
+        if (e->nelem > BR_MAX_RESULT_BYTES / bc_dtype_size(e->dtype))
+            return perr(p, "result above %lld bytes", (long long)BR_MAX_RESULT_BYTES);
+    }
+    if (grad) {   /* B23: a gradient has its input's shape and dtype */
+        const br_arg *a = &c->args[e->grad_arg];
+        if (e->dtype != a->dtype || e->rank != a->rank ||
+            memcmp(e->shape, a->shape, (size_t)a->rank * sizeof *a->shape) != 0)
+            return perr(p, "expect grad %s: a gradient has its input's dtype and shape (%s)", a->name,
+                        bc_dtype_name(a->dtype));
+    }
+    if (parse_compare(p, e, t + k + 1, n - k - 1) != 0) return -1;
+    c->nexpect++;
+    *needs_data = 1;
+    return 0;
+}
+
+static int parse_digest(parser *p, br_expect *e, char *rest)
+{
+    char *t[4];
+    int n = split(rest, t, 3, 0);
+    if (n != 3 || strcmp(t[0], "fnv1a64") != 0) return perr(p, "digest needs: fnv1a64 HEX ELEMENTS");
+    if (strlen(t[1]) != 16) return perr(p, "digest needs 16 hex digits");
+    uint64_t h = 0;
+    for (int i = 0; i < 16; i++) {
+        char ch = t[1][i];
+        unsigned d;
+        if (ch >= '0' && ch <= '9') d = (unsigned)(ch - '0');
+        else if (ch >= 'a' && ch <= 'f') d = (unsigned)(ch - 'a' + 10);
+        else return perr(p, "bad hex digit in digest");
+        h = (h << 4) | d;
+    }
+    int64_t cnt;
+    if (parse_i64(t[2], &cnt) != 0 || cnt != e->nelem)
+        return perr(p, "digest element count '%.40s' does not match the result shape (%lld)", t[2],
+                    (long long)e->nelem);
+    e->digest = h;
+    e->data_kind = BR_DATA_DIGEST;
+    return 0;
+}
+
+/* Whole-record checks that need all lines: argument counts per op, the
+ * attributes the op needs, and the expectations present. */
+static int check_case(parser *p, br_case *c)
+{
+    int want = -1, shape_only = c->op == BCT_BROADCAST_SHAPES;
+    switch (c->op) {
+    case BCT_WHERE: want = 3; break;
+    case BCT_BROADCAST_TO: case BCT_EXPAND: want = 1; break;
+    case BCT_BROADCAST_SHAPES: break;
+    default: want = 2; break;
+    }
+    if (want >= 0 && (c->mode == BCT_MODE_OUT || c->mode == BCT_MODE_GRAD)) want++;
+    if (c->mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & ((uint64_t)1 << c->op)))
+        return perr(p, "case %s: op %s has no grad mode", c->id, bc_op_name(c->op));
+    for (int i = 0; i < c->nargs; i++)   /* `grad`: the incoming gradient, last, in grad mode only */
+        if ((strcmp(c->args[i].name, "grad") == 0) != (c->mode == BCT_MODE_GRAD && i == c->nargs - 1))
+            return perr(p, "case %s: %s", c->id, c->mode == BCT_MODE_GRAD
+                        ? "in grad mode the last arg, and only it, is named grad (the incoming gradient)"
+                        : "an arg named grad belongs to grad mode only");
+    if (want >= 0 && c->nargs != want)
+        return perr(p, "case %s: op %s takes %d args, found %d", c->id, bc_op_name(c->op), want, c->nargs);
+    for (int i = 0; i < c->nargs; i++)
+        if ((c->args[i].dtype == BCT_NONE) != shape_only)
+            return perr(p, "case %s: arg %s must %s", c->id, c->args[i].name,
+                        shape_only ? "be shape-only (dtype -)" : "have a dtype");
+    if (shape_only && c->mode != BCT_MODE_VALUE)
+        return perr(p, "case %s: broadcast_shapes has no in-place/out form", c->id);
+    if ((c->op == BCT_BROADCAST_TO || c->op == BCT_EXPAND) && c->target_rank < 0)
+        return perr(p, "case %s: %s needs `attr shape`", c->id, bc_op_name(c->op));
+    if (c->op == BCT_AXIS_ADD && !c->has_axis)
+        return perr(p, "case %s: axis_add needs `attr axis`", c->id);
+    if (c->nexpect == 0) return perr(p, "case %s has no expect line", c->id);
+    for (int want_p = BCT_PROFILE_NUMPY; want_p <= BCT_PROFILE_TORCH; want_p++)
+        if (br_pick_expect(c, want_p) == NULL)
+            return perr(p, "case %s: expect %s needs a matching expect for the other profile", c->id,
+                        bc_profile_name(1 - want_p));
+    for (int i = 0; i < c->nexpect; i++) {
+        const br_expect *e = &c->expect[i];
+        if (e->status == BCT_OK && (e->dtype == BCT_NONE) != shape_only)
+            return perr(p, "case %s: result dtype must %s", c->id, shape_only ? "be -" : "not be -");
+    }
+    return 0;
+}
+
+enum { K_CASE, K_SUITE, K_TAGS, K_RULES, K_OP, K_MODE, K_SOURCE, K_ATTR, K_ARG, K_EXPECT, K_MESSAGE, K_END, K_N };
+static const char *const key_names[K_N] = {
+    "case", "suite", "tags", "rules", "op", "mode", "source", "attr", "arg", "expect", "message", "end"
+};
+
+static int grow_cases(br_caseset *cs)
+{
+    if (cs->live > 0) return -1;   /* the slots past n belong to live sets (live.c) */
+    if (cs->n < cs->cap) return 0;
+    size_t nc = cs->cap ? cs->cap * 2 : 1024;
+    /* shared memory: forking a worker copies no page tables for the case set */
+    br_case *v = br_shared_realloc(cs->cases, cs->cap * sizeof *v, nc * sizeof *v);
+    if (v == NULL) return -1;
+    cs->cases = v;
+    cs->cap = nc;
+    return 0;
+}
+
+int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err)
+{
+    static parser P;   /* large (the arg scratch); the reader is not reentrant */
+    parser *p = &P;
+    memset(&P, 0, sizeof P);
+    P.cs = cs; P.file = name; P.err = err;
+    char **nb = realloc(cs->bufs, (cs->nbufs + 1) * sizeof *nb);
+    char *sb = br_shared_alloc(len + 1);   /* case strings point into it: keep it out of fork's copying */
+    if (nb != NULL) cs->bufs = nb;
+    if (nb == NULL || sb == NULL) { free(buf); br_shared_free(sb); return perr(p, "out of memory"); }
+    memcpy(sb, buf, len);
+    free(buf);
+    buf = sb;
+    cs->bufs[cs->nbufs++] = buf;
+    size_t nl = strlen(name);
+    char *fname = br_pool_alloc(&cs->pool, nl + 1);
+    if (fname == NULL) return perr(p, "out of memory");
+    memcpy(fname, name, nl + 1);
+    P.file = fname;
+
+    if (memchr(buf, '\0', len) != NULL) {
+        P.line = 1;
+        for (const char *s = buf; *s; s++) if (*s == '\n') P.line++;
+        return perr(p, "binary data (NUL byte)");
+    }
+    char *s = buf, *end = buf + len;
+    br_case *c = NULL;       /* open record */
+    int last_key = -1, data_for = 0;   /* data_for: 1 arg, 2 expect awaiting a data line */
+    unsigned seen = 0;
+    while (s < end) {
+        char *line = s;
+        char *eol = memchr(s, '\n', (size_t)(end - s));
+        if (eol == NULL) eol = end;
+        *eol = '\0';
+        s = eol + 1;
+        P.line++;
+        for (char *q = line; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+                if (*q == '\r' && q[1] == '\0') { *q = '\0'; break; }
+                return perr(p, "control character 0x%02x in line", (unsigned)(unsigned char)*q);
+            }
+        if (P.line == 1) {
+            if (strcmp(line, "bcast-cases 1") != 0) {
+                if (strncmp(line, "bcast-cases ", 12) == 0)
+                    return perr(p, "unknown format version '%.40s' (this reader knows 1)", line + 12);
+                return perr(p, "not a bcast case file (first line must be 'bcast-cases 1')");
+            }
+            continue;
+        }
+        if (line[0] == '#') {
+            if (strncmp(line, "# case-set ", 11) == 0 && cs->caseset_version[0] == '\0')
+                snprintf(cs->caseset_version, sizeof cs->caseset_version, "%s", line + 11);
+            continue;
+        }
+        if (line[0] == '\0') continue;
+        char *kw = line, *rest = line;
+        while (*rest && *rest != ' ') rest++;
+        if (*rest) *rest++ = '\0';
+
+        if (data_for) {
+            int df = data_for;
+            data_for = 0;
+            if (df == 1) {
+                br_arg *a = &c->args[c->nargs - 1];
+                if (strcmp(kw, "values") == 0) {
+                    a->data_kind = BR_DATA_VALUES;
+                    if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) return -1;
+                    a->hash = br_fingerprint(a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
+                } else if (strcmp(kw, "pattern") == 0) {
+                    if (parse_pattern(p, a, rest) != 0) return -1;
+                } else return perr(p, "expected a values or pattern line after arg %s", a->name);
+            } else {
+                br_expect *e = &c->expect[c->nexpect - 1];
+                if (strcmp(kw, "values") == 0) {
+                    e->data_kind = BR_DATA_VALUES;
+                    if (e->dtype == BCT_NONE) {
+                        while (*rest == ' ') rest++;
+                        if (*rest) return perr(p, "a shape-only result takes an empty values line");
+                    } else if (parse_values(p, rest, e->dtype, e->nelem, &e->values) != 0) return -1;
+                } else if (strcmp(kw, "digest") == 0) {
+                    if (e->dtype == BCT_NONE) return perr(p, "a shape-only result takes an empty values line");
+                    if (parse_digest(p, e, rest) != 0) return -1;
+                } else return perr(p, "expected a values or digest line after expect");
+            }
+            continue;
+        }
+
+        int k = -1;
+        for (int i = 0; i < K_N; i++)
+            if (kw[0] == key_names[i][0] && strcmp(kw, key_names[i]) == 0) { k = i; break; }
+        if (k < 0) return perr(p, "unknown key '%.40s'", kw);
+        if (c == NULL) {
+            if (k != K_CASE) return perr(p, "'%s' outside a case record (expected 'case ID')", kw);
+        } else {
+            if (k == K_CASE) return perr(p, "case %s is not closed with 'end' before the next case", c->id);
+            if (k < last_key) return perr(p, "key '%s' out of order (after '%s')", kw, key_names[last_key]);
+            if ((seen & (1u << k)) && k != K_ARG && k != K_EXPECT && k != K_MESSAGE)
+                return perr(p, "key '%s' repeats", kw);
+        }
+        seen |= 1u << k;
+        last_key = k;
+        switch (k) {
+        case K_CASE: {
+            char *t[2];
+            if (split(rest, t, 1, 0) != 1) return perr(p, "case needs one ID without spaces");
+            for (const char *q = t[0]; *q; q++)
+                if ((unsigned char)*q > 0x7e) return perr(p, "case id has a non-ASCII character");
+            if (grow_cases(cs) != 0)
+                return perr(p, cs->live ? "cases loaded after live sets were reserved (runner bug)" : "out of memory");
+            c = &cs->cases[cs->n];
+            memset(c, 0, sizeof *c);
+            c->id = t[0];
+            c->file = P.file;
+            c->line = P.line;
+            c->tags = c->rules = c->source = "";
+            c->target_rank = -1;
+            c->args = P.args;
+            seen = 1u << K_CASE;
+            break;
+        }
+        case K_SUITE: {
+            char *t[2];
+            if (split(rest, t, 1, 0) != 1) return perr(p, "suite needs one NAME");
+            c->suite = t[0];
+            break;
+        }
+        case K_TAGS: c->tags = rest; break;
+        case K_RULES: c->rules = rest; break;
+        case K_SOURCE: c->source = rest; break;
+        case K_OP: {
+            char *t[2];
+            if (split(rest, t, 1, 0) != 1 || (c->op = bc_op_from_name(t[0])) < 0 || c->op >= BCT_OP_COUNT)
+                return perr(p, "unknown op '%.40s'", rest);
+            break;
+        }
+        case K_MODE:
+            if (strcmp(rest, "value") == 0) c->mode = BCT_MODE_VALUE;
+            else if (strcmp(rest, "inplace") == 0) c->mode = BCT_MODE_INPLACE;
+            else if (strcmp(rest, "out") == 0) c->mode = BCT_MODE_OUT;
+            else if (strcmp(rest, "grad") == 0) c->mode = BCT_MODE_GRAD;
+            else return perr(p, "unknown mode '%.40s'", rest);
+            break;
+        case K_ATTR: {
+            char *t[3];
+            if (split(rest, t, 2, 0) != 2) return perr(p, "attr needs: axis N or shape (..)");
+            if (strcmp(t[0], "axis") == 0) {
+                if (parse_i64(t[1], &c->axis) != 0) return perr(p, "bad axis '%.40s'", t[1]);
+                c->has_axis = 1;
+            } else if (strcmp(t[0], "shape") == 0) {
+                if (shape_field(p, t[1], "attr shape", &c->target_shape, &c->target_rank) != 0) return -1;
+            } else return perr(p, "unknown attr '%.40s'", t[0]);
+            break;
+        }
+        case K_ARG: {
+            int nd = 0;
+            if (parse_arg(p, c, rest, &nd) != 0) return -1;
+            data_for = nd ? 1 : 0;
+            break;
+        }
+        case K_EXPECT: {
+            int nd = 0;
+            if (parse_expect(p, c, rest, &nd) != 0) return -1;
+            data_for = nd ? 2 : 0;
+            break;
+        }
+        case K_MESSAGE:
+            if (c->nmsg < 4) c->msg[c->nmsg++] = rest;
+            break;
+        case K_END:
+            if (*rest) return perr(p, "'end' takes nothing after it");
+            if (c->suite == NULL) return perr(p, "case %s has no suite", c->id);
+            if (!(seen & (1u << K_OP))) return perr(p, "case %s has no op", c->id);
+            if (check_case(p, c) != 0) return -1;
+            c->args = br_pool_alloc(&cs->pool, (size_t)(c->nargs ? c->nargs : 1) * sizeof *c->args);
+            if (c->args == NULL) return perr(p, "out of memory");
+            memcpy(c->args, P.args, (size_t)c->nargs * sizeof *c->args);
+            cs->n++;
+            c = NULL;
+            last_key = -1;
+            break;
+        default: break;
+        }
+    }
+    if (P.line == 0) { P.line = 1; return perr(p, "empty file (expected 'bcast-cases 1')"); }
+    if (data_for) return perr(p, "truncated: missing the data line");
+    if (c != NULL) return perr(p, "truncated: case %s has no 'end'", c->id);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int br_load_path(br_caseset *cs, const char *path, br_err *err)
+{
+    DIR *d = opendir(path);
+    if (d != NULL) {
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *de;
+        int rc = 0;
+        while ((de = readdir(d)) != NULL) {
+            size_t l = strlen(de->d_name);
+            if (l < 6 || strcmp(de->d_name + l - 6, ".cases") != 0) continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                char **v = realloc(names, cap * sizeof *v);
+                if (v == NULL) { rc = -1; break; }
+                names = v;
+            }
+            size_t pl = strlen(path);
+            names[n] = malloc(pl + l + 2);
+            if (names[n] == NULL) { rc = -1; break; }
+            snprintf(names[n], pl + l + 2, "%s%s%s", path, (pl && path[pl - 1] == '/') ? "" : "/", de->d_name);
+            n++;
+        }
+        closedir(d);
+        if (rc != 0) snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
+        if (names != NULL) qsort(names, n, sizeof *names, cmp_str);
+        for (size_t i = 0; i < n && rc == 0; i++) rc = br_load_path(cs, names[i], err);
+        for (size_t i = 0; i < n; i++) free(names[i]);
+        free(names);
+        return rc;
+    }
+    size_t len;
+    char *buf = br_read_file(path, &len);
+    if (buf == NULL) {
+        snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return br_load_buffer(cs, path, buf, len, err);
+}
+
+static int cmp_case(const void *a, const void *b)
+{
+    return strcmp(((const br_case *)a)->id, ((const br_case *)b)->id);
+}
+
+int br_finish(br_caseset *cs, br_err *err)
+{
+    if (cs->n > 1) qsort(cs->cases, cs->n, sizeof *cs->cases, cmp_case);
+    for (size_t i = 1; i < cs->n; i++)
+        if (strcmp(cs->cases[i - 1].id, cs->cases[i].id) == 0) {
+            const br_case *a = &cs->cases[i - 1], *b = &cs->cases[i];
+            if (strcmp(a->file, b->file) > 0 || (strcmp(a->file, b->file) == 0 && a->line > b->line)) {
+                const br_case *t = a; a = b; b = t;
+            }
+            snprintf(err->msg, sizeof err->msg, "%s:%d: duplicate case id %s (first at %s:%d)",
+                     b->file, b->line, b->id, a->file, a->line);
+            return -1;
+        }
+    return 0;
+}
+
+/* The ramp of docs/case-format.md, kept exact: v = (i*A + B) mod M is
+ * advanced by adding A mod M (no i*A product), and parse_pattern bounded M
+ * and K to 2^53 so v - K is exact in int64 and in double. */
+int br_materialize(br_caseset *cs, br_case *c, br_err *err)
+{
+    for (int i = 0; i < c->nargs; i++) {
+        br_arg *a = &c->args[i];
+        if (a->data_kind != BR_DATA_PATTERN || a->data != NULL) continue;
+        int es = bc_dtype_size(a->dtype);
+        char *dst = br_arena_alloc(&cs->data, (size_t)(a->storage ? a->storage : 1) * (size_t)es);
+        if (dst == NULL) {
+            snprintf(err->msg, sizeof err->msg, "%s:%d: case %s: out of memory for arg %s (%lld elements)",
+                     c->file, c->line, c->id, a->name, (long long)a->storage);
+            return -1;
+        }
+        int64_t A = a->pat[0], B = a->pat[1], M = a->pat[2], K = a->pat[3], D = a->pat[4];
+        int64_t step = ((A % M) + M) % M, v = ((B % M) + M) % M;
+        for (int64_t j = 0; j < a->storage; j++) {
+            int64_t x = v - K;
+            char *o = dst + j * es;
+            switch (a->dtype) {
+            case BCT_BOOL: { uint8_t u = x != 0; memcpy(o, &u, 1); break; }
+            case BCT_I8: case BCT_U8: { uint8_t u = (uint8_t)(uint64_t)x; memcpy(o, &u, 1); break; }
+            case BCT_I16: { uint16_t u = (uint16_t)(uint64_t)x; memcpy(o, &u, 2); break; }
+            case BCT_I32: { uint32_t u = (uint32_t)(uint64_t)x; memcpy(o, &u, 4); break; }
+            case BCT_I64: memcpy(o, &x, 8); break;
+            case BCT_F32: { float f = (float)((double)x / (double)D); memcpy(o, &f, 4); break; }
+            default: { double f = (double)x / (double)D; memcpy(o, &f, 8); break; }
+            }
+            v += step;
+            if (v >= M) v -= M;
+        }
+        a->data = dst;
+        a->hash = br_fingerprint(dst, (size_t)a->storage * (size_t)es);
+    }
+    return 0;
+}
+
+int64_t br_case_result_bytes(const br_case *c)
+{
+    int64_t m = 0;
+    for (int i = 0; i < c->nexpect; i++) {
+        const br_expect *e = &c->expect[i];
+        if (e->status == BCT_OK && e->dtype != BCT_NONE && e->nelem * bc_dtype_size(e->dtype) > m)
+            m = e->nelem * bc_dtype_size(e->dtype);
+    }
+    return m;
+}
+
+const br_expect *br_pick_expect(const br_case *c, int profile)
+{
+    for (int i = 0; i < c->nexpect; i++)
+        if (c->expect[i].profile == BR_PROFILE_ANY || c->expect[i].profile == profile) return &c->expect[i];
+    return NULL;
+}
+
+const br_expect *br_pick_grad(const br_case *c, int profile, int arg)
+{
+    for (int i = 0; i < c->nexpect; i++) {
+        const br_expect *e = &c->expect[i];
+        if ((e->profile == BR_PROFILE_ANY || e->profile == profile) && e->grad_arg == arg && e->status == BCT_OK)
+            return e;
+    }
+    return NULL;
+}
+
+void br_caseset_free(br_caseset *cs)
+{
+    for (size_t i = 0; i < cs->nbufs; i++) br_shared_free(cs->bufs[i]);
+    free(cs->bufs);
+    br_shared_free(cs->cases);
+    br_pool_free(&cs->pool);
+    br_arena_free(&cs->data);
+    memset(cs, 0, sizeof *cs);
+}

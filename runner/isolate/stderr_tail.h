@@ -1,0 +1,13 @@
+/* stderr_tail.h - the last lines a worker or the fork server wrote to its stderr memory file. */
+#ifndef BR_STDERR_TAIL_H
+#define BR_STDERR_TAIL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define BR_STDERR_KEEP 4096         /* bytes of a worker's stderr kept for a lost case */
+
+/* The last lines a worker wrote to stderr since byte `from`,
+ * sanitised to printable ASCII, into buf. */
+void br_stderr_tail(int fd, int64_t from, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,2 @@
+/* a.h - half of a circle. */
+#include "judge/b.h"

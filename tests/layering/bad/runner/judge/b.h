@@ -1,0 +1,2 @@
+/* b.h - the other half. */
+int b(void);
