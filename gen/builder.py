@@ -119,27 +119,10 @@ def claim():
     return idx % _SHARD[1] == _SHARD[0]
 
 
-def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(),
-              compare="exact", libs=None, comments=(), digest_over=None, written=None):
-    """Runs the oracles that can express op and builds the Case (None when another
-    shard owns it).
-
-    libs: override which oracles run (e.g. ("torch",) for expand, ("rule",)).
-    digest_over: a result of more elements than this is written as a `digest
-    fnv1a64` line, a smaller one as values; the oracles' result arrays are
-    compared bitwise (NaN == NaN) before either is written.
-    written: the args as the file gives them, when the oracles ran on compact
-    copies holding the same logical values (a huge storage of which the view
-    addresses a few elements)."""
-    if op == "pow" and compare == "exact":
-        # Float pow goes through libm and torch's own kernels, which round
-        # differently by up to 1 ulp (measured over the ops value grids);
-        # 2 leaves margin. Integer results stay exact under `ulp N`.
-        compare = "ulp 2"
-    idx = _SHARD[2]
-    _SHARD[2] += 1
-    if idx % _SHARD[1] != _SHARD[0]:
-        return None
+def _pick_libs(op, mode, args, libs, tags, comments):
+    """The oracles that run for this case: libs, or by default those that can
+    express op in mode, less those that would crash or could not be given the
+    args as they are (each such drop is tagged or commented)."""
     if libs is None:
         if op in RULE_OPS:
             libs = ("rule",)
@@ -147,9 +130,6 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
             libs = tuple(l for l, ops in (("numpy", NUMPY_OPS), ("torch", TORCH_OPS)) if op in ops)
             if mode == "inplace" and op not in oracles.TORCH_INPLACE:
                 libs = tuple(l for l in libs if l != "torch")
-    comments = list(comments)
-    tags = set(tags)
-    raw = digest_over is not None
     if oracles.numpy_would_crash(args) and ("numpy" in libs or "rule" in libs):
         libs = tuple(l for l in libs if l not in ("numpy", "rule"))
         tags.add("numpy-crash")
@@ -175,6 +155,12 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
         tags.add("torch-crash")
         comments.append("torch 1.13 dies with SIGFPE on this input (int minimum by -1); "
                         "NumPy's wrapped result is expected in both profiles")
+    return libs
+
+
+def _run_oracles(case_id, op, mode, args, attrs, libs, raw, tags, comments):
+    """Each oracle's Outcome by name, or None when the case cannot be
+    represented (it is then listed in SKIPPED)."""
     outs = {}
     try:
         for lib in libs:
@@ -199,15 +185,13 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
     except oracles.Unrepresentable:
         SKIPPED.append(case_id)
         return None
-    if not outs and op == "expand":
-        # torch, the only oracle for expand, gave an invalid tensor: B6 decides
-        # (a negative size other than -1 is invalid-shape).
-        outs["rule"] = Outcome("error", cls="invalid-shape",
-                               message="B6: negative size other than -1 in the target")
-    if not outs:
-        raise GenError("%s: no oracle produced an outcome" % case_id)
-    if "torch" in outs:
-        _scalar_path(op, mode, args, outs, tags, comments, raw)
+    return outs
+
+
+def _expectations(outs, mode, compare, tags, comments):
+    """The expect lines (one shared by both profiles unless NumPy and torch
+    disagree) and each library's error message; errors and self's fate are
+    tagged and commented."""
     names = list(outs)
     expects, messages = [], []
     if len(names) == 2 and not agree(outs["numpy"], outs["torch"], compare):
@@ -229,6 +213,47 @@ def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(
                 else:
                     tags.add("self-modified")
                     comments.append("%s MODIFIED self before raising" % lib)
+    return names, expects, messages
+
+
+def make_case(case_id, suite, op, args, mode="value", attrs=(), tags=(), rules=(),
+              compare="exact", libs=None, comments=(), digest_over=None, written=None):
+    """Runs the oracles that can express op and builds the Case (None when another
+    shard owns it).
+
+    libs: override which oracles run (e.g. ("torch",) for expand, ("rule",)).
+    digest_over: a result of more elements than this is written as a `digest
+    fnv1a64` line, a smaller one as values; the oracles' result arrays are
+    compared bitwise (NaN == NaN) before either is written.
+    written: the args as the file gives them, when the oracles ran on compact
+    copies holding the same logical values (a huge storage of which the view
+    addresses a few elements)."""
+    if op == "pow" and compare == "exact":
+        # Float pow goes through libm and torch's own kernels, which round
+        # differently by up to 1 ulp (measured over the ops value grids);
+        # 2 leaves margin. Integer results stay exact under `ulp N`.
+        compare = "ulp 2"
+    idx = _SHARD[2]
+    _SHARD[2] += 1
+    if idx % _SHARD[1] != _SHARD[0]:
+        return None
+    comments = list(comments)
+    tags = set(tags)
+    raw = digest_over is not None
+    libs = _pick_libs(op, mode, args, libs, tags, comments)
+    outs = _run_oracles(case_id, op, mode, args, attrs, libs, raw, tags, comments)
+    if outs is None:
+        return None
+    if not outs and op == "expand":
+        # torch, the only oracle for expand, gave an invalid tensor: B6 decides
+        # (a negative size other than -1 is invalid-shape).
+        outs["rule"] = Outcome("error", cls="invalid-shape",
+                               message="B6: negative size other than -1 in the target")
+    if not outs:
+        raise GenError("%s: no oracle produced an outcome" % case_id)
+    if "torch" in outs:
+        _scalar_path(op, mode, args, outs, tags, comments, raw)
+    names, expects, messages = _expectations(outs, mode, compare, tags, comments)
     for _, oc, _ in expects:
         _write_array(oc, digest_over)
     if written is not None:

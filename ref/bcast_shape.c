@@ -29,6 +29,53 @@ static int arity(const char *kind)
     return -2;
 }
 
+/* Applies KIND's rule to the n parsed shapes (broadcast: the fold already
+ * made, its status fold_st and error fold_err), then the profile's limits on
+ * the result. BCT_OK with res, or the status with err. */
+static int apply_rule(const char *kind, bc_shape *shapes, int n, int want, int profile, long long axis,
+                      int fold_st, const bc_error *fold_err, const bc_shape *acc, bc_shape *res,
+                      bc_error *err)
+{
+    int st;
+    /* Shape entries may be negative only where a rule gives them meaning
+     * (broadcast_to/expand targets); elsewhere bc_check_shape reports them. */
+    memset(err, 0, sizeof *err);
+    st = BCT_OK;
+    for (int i = 0; i < n && want >= 0 && st == BCT_OK; i++) {
+        int is_target = (strcmp(kind, "broadcast_to") == 0 || strcmp(kind, "expand") == 0) && i == 1;
+        if (!is_target)
+            st = bc_check_shape(&shapes[i], profile, i, err);
+    }
+    if (st == BCT_OK) {
+        if (strcmp(kind, "broadcast") == 0) {
+            st = fold_st;
+            *err = *fold_err;
+            *res = *acc;
+        } else if (strcmp(kind, "where") == 0) {
+            st = bc_broadcast_shapes(shapes, n, res, err);
+        } else if (strcmp(kind, "broadcast_to") == 0) {
+            st = bc_broadcast_to_shape(&shapes[0], &shapes[1], err);
+            *res = shapes[1];
+        } else if (strcmp(kind, "expand") == 0) {
+            st = bc_expand_shape(&shapes[0], &shapes[1], res, err);
+        } else if (strcmp(kind, "inplace") == 0) {
+            st = bc_inplace_shape(&shapes[0], &shapes[1], err);
+            *res = shapes[0];
+        } else if (strcmp(kind, "matmul") == 0) {
+            st = bc_matmul_shape(&shapes[0], &shapes[1], res, err);
+        } else if (strcmp(kind, "paddle_axis") == 0) {
+            st = bc_axis_shape(&shapes[0], &shapes[1], axis, NULL, res, err);
+        } else {
+            st = bc_onnx_uni_shape(&shapes[0], &shapes[1], res, err);
+        }
+    }
+    /* B16: torch.broadcast_shapes counts nothing; every other rule's result
+     * is counted as the profile's library counts it. */
+    if (st == BCT_OK && !(strcmp(kind, "broadcast") == 0 && profile == BCT_PROFILE_TORCH))
+        st = bc_check_shape(res, profile, -1, err);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     /* The fixed-arity kinds take at most 3 shapes; broadcast takes any number,
@@ -85,42 +132,7 @@ int main(int argc, char **argv)
         return bad("paddle_axis requires --axis N", NULL);
     if (have_axis && strcmp(kind, "paddle_axis") != 0)
         return bad("--axis applies to paddle_axis only", NULL);
-    /* Shape entries may be negative only where a rule gives them meaning
-     * (broadcast_to/expand targets); elsewhere bc_check_shape reports them. */
-    memset(&err, 0, sizeof err);
-    st = BCT_OK;
-    for (int i = 0; i < n && want >= 0 && st == BCT_OK; i++) {
-        int is_target = (strcmp(kind, "broadcast_to") == 0 || strcmp(kind, "expand") == 0) && i == 1;
-        if (!is_target)
-            st = bc_check_shape(&shapes[i], profile, i, &err);
-    }
-    if (st == BCT_OK) {
-        if (strcmp(kind, "broadcast") == 0) {
-            st = fold_st;
-            err = fold_err;
-            res = acc;
-        } else if (strcmp(kind, "where") == 0) {
-            st = bc_broadcast_shapes(shapes, n, &res, &err);
-        } else if (strcmp(kind, "broadcast_to") == 0) {
-            st = bc_broadcast_to_shape(&shapes[0], &shapes[1], &err);
-            res = shapes[1];
-        } else if (strcmp(kind, "expand") == 0) {
-            st = bc_expand_shape(&shapes[0], &shapes[1], &res, &err);
-        } else if (strcmp(kind, "inplace") == 0) {
-            st = bc_inplace_shape(&shapes[0], &shapes[1], &err);
-            res = shapes[0];
-        } else if (strcmp(kind, "matmul") == 0) {
-            st = bc_matmul_shape(&shapes[0], &shapes[1], &res, &err);
-        } else if (strcmp(kind, "paddle_axis") == 0) {
-            st = bc_axis_shape(&shapes[0], &shapes[1], axis, NULL, &res, &err);
-        } else {
-            st = bc_onnx_uni_shape(&shapes[0], &shapes[1], &res, &err);
-        }
-    }
-    /* B16: torch.broadcast_shapes counts nothing; every other rule's result
-     * is counted as the profile's library counts it. */
-    if (st == BCT_OK && !(strcmp(kind, "broadcast") == 0 && profile == BCT_PROFILE_TORCH))
-        st = bc_check_shape(&res, profile, -1, &err);
+    st = apply_rule(kind, shapes, n, want, profile, axis, fold_st, &fold_err, &acc, &res, &err);
     if (st != BCT_OK) {
         printf("error: %s: %s\n", bc_status_name(st), err.message);
         return 1;

@@ -207,6 +207,119 @@ static int wide_bits(int result)
     return result == BC_U16 ? 16 : result == BC_U32 ? 32 : result == BC_U64 ? 64 : 0;
 }
 
+/* The dtype checks a library makes before broadcasting: torch's early
+ * bool-sub and where-cond checks, the in-place/out= overlap check, and all of
+ * NumPy's (B19: in-place and out= may hold a wide unsigned result by casting
+ * it). Sets compute/result when it resolves them. BCT_OK or the error. */
+static int dtypes_before_shapes(const bct_call *call, int kop, int nin, const bct_array *w,
+                                const bct_array *dt, int *compute, int *result, bc_error *err)
+{
+    int profile = call->profile, mode = call->mode, st;
+    if (profile == BCT_PROFILE_TORCH && (kop == BCT_SUB || kop == BCT_WHERE)) {
+        st = bc_op_dtypes(kop, dt, nin, profile, compute, result, err);
+        if (st != BCT_OK) return st;
+    }
+    if (w != NULL && (st = check_overlap(w, mode == BCT_MODE_INPLACE ? 0 : call->nargs - 1,
+                                         profile, err)) != BCT_OK)
+        return st;
+    if (profile == BCT_PROFILE_NUMPY) {
+        /* B19: in-place and out= may hold a wide unsigned result by casting it */
+        st = (w != NULL ? bc_op_dtypes_wide : bc_op_dtypes)(kop, dt, nin, profile, compute, result, err);
+        if (st == BCT_OK && w != NULL && !bc_can_cast(*result, w->dtype, profile))
+            st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
+                         "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
+                         bc_op_name(call->op), bc_dtype_name(*result), bc_dtype_name(w->dtype));
+        if (st != BCT_OK) return st;
+    }
+    return BCT_OK;
+}
+
+/* axis_add's result shape; in[1] becomes y viewed with x's rank: its dims at
+ * axis.., stride 0 elsewhere (ysh/yst hold that view's shape and strides). */
+static int axis_add_shape(const bct_call *call, const bc_shape *shapes, bct_array *in,
+                          int64_t *ysh, int64_t *yst, bc_shape *res, bc_error *err)
+{
+    bc_shape al;
+    int st = bc_axis_shape(&shapes[0], &shapes[1], call->axis, &al, res, err);
+    if (st != BCT_OK) return st;
+    int64_t axis = call->axis == -1 ? shapes[0].rank - shapes[1].rank : call->axis;
+    for (int i = 0; i < al.rank; i++) {
+        int j = (int)(i - axis);
+        ysh[i] = al.dim[i];
+        yst[i] = (j >= 0 && j < shapes[1].rank) ? call->args[1].strides[j] : 0;
+    }
+    in[1].rank = al.rank;
+    in[1].shape = ysh;
+    in[1].strides = yst;
+    return BCT_OK;
+}
+
+/* The result shape res of an element-wise call (B8 for in-place and out=;
+ * torch resizes out=, then *resize is set), checked against the profile's
+ * limits. BCT_OK or the error. */
+static int elementwise_shape(const bct_call *call, int nin, const bct_array *w, bc_shape *shapes,
+                             bct_array *in, int64_t *ysh, int64_t *yst, bc_shape *res, int *resize,
+                             bc_error *err)
+{
+    int op = call->op, profile = call->profile, mode = call->mode, st;
+    if (op == BCT_AXIS_ADD) {
+        st = axis_add_shape(call, shapes, in, ysh, yst, res, err);
+    } else if (op == BCT_UNI_ADD) {
+        st = bc_onnx_uni_shape(&shapes[0], &shapes[1], res, err);
+    } else if (mode == BCT_MODE_INPLACE) {
+        st = bc_inplace_shape(&shapes[0], &shapes[1], err); /* B8 */
+        *res = shapes[0];
+    } else if (mode == BCT_MODE_OUT && profile == BCT_PROFILE_NUMPY) {
+        /* B8 for out=: inputs and out must broadcast together, to out's shape. */
+        bc_shape_of(w, &shapes[nin]);
+        st = bc_broadcast_shapes(shapes, nin + 1, res, err);
+        if (st == BCT_OK && !same_shape(res, &shapes[nin])) {
+            char ob[512], rb[512];
+            st = bc_fail(err, BCT_ERR_INPLACE_SHAPE, nin, -1, -1,
+                         "non-broadcastable output operand with shape %s doesn't match the "
+                         "broadcast shape %s", bc_shape_format(&shapes[nin], ob, sizeof ob),
+                         bc_shape_format(res, rb, sizeof rb));
+        }
+    } else {
+        st = bc_broadcast_shapes(shapes, nin, res, err);
+        if (st == BCT_OK && mode == BCT_MODE_OUT) {
+            bc_shape os;
+            bc_shape_of(w, &os);
+            *resize = !same_shape(res, &os); /* torch resizes out= */
+        }
+    }
+    if (st != BCT_OK) return st;
+    return bc_check_shape(res, profile, -1, err);
+}
+
+/* torch's dtype checks, made after broadcasting. BCT_OK or the error. */
+static int torch_dtypes(int kop, int nin, const bct_array *w, const bct_array *dt, int *compute,
+                        int *result, bc_error *err)
+{
+    int st = bc_op_dtypes(kop, dt, nin, BCT_PROFILE_TORCH, compute, result, err);
+    if (st == BCT_OK && w != NULL && !bc_can_cast(*result, w->dtype, BCT_PROFILE_TORCH))
+        st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
+                     "result type %s can't be cast to the desired output type %s",
+                     bc_dtype_name(*result), bc_dtype_name(w->dtype));
+    return st;
+}
+
+/* Per-element errors of integer ops, raised before any write (B20, B22):
+ * torch's integer division by zero, NumPy's negative integer powers. */
+static int element_errors(int kop, int profile, int compute, const bct_array *in, const bc_shape *res,
+                          bc_error *err)
+{
+    if (count_of(res) <= 0 || !bc_is_int(compute)) return BCT_OK;
+    if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && profile == BCT_PROFILE_TORCH &&
+        any_element(&in[1], compute, 0))
+        return bc_fail(err, BCT_ERR_DIVISION_BY_ZERO, 1, -1, -1,
+                       "ZeroDivisionError: integer %s by zero (torch profile)", bc_op_name(kop));
+    if (kop == BCT_POW && profile == BCT_PROFILE_NUMPY && any_element(&in[1], compute, 1))
+        return bc_fail(err, BCT_ERR_OTHER, 1, -1, -1,
+                       "Integers to negative integer powers are not allowed.");
+    return BCT_OK;
+}
+
 /* Element-wise ops (binary, where, axis_add, uni_add) in every mode. The order
  * of checks follows each library, so that a case failing two ways gets the
  * class that library reports: NumPy refuses dtypes before broadcasting;
@@ -230,88 +343,14 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
         bc_shape_of(&call->args[k], &shapes[k]);
     }
     promotion_view(call, nin, dt);
-    if (profile == BCT_PROFILE_TORCH && (kop == BCT_SUB || kop == BCT_WHERE)) {
-        st = bc_op_dtypes(kop, dt, nin, profile, &compute, &result, err);
-        if (st != BCT_OK) return st;
-    }
-    if (w != NULL && (st = check_overlap(w, mode == BCT_MODE_INPLACE ? 0 : call->nargs - 1,
-                                         profile, err)) != BCT_OK)
+    if ((st = dtypes_before_shapes(call, kop, nin, w, dt, &compute, &result, err)) != BCT_OK) return st;
+    if ((st = elementwise_shape(call, nin, w, shapes, in, ysh, yst, &res, &resize, err)) != BCT_OK) return st;
+    if (profile == BCT_PROFILE_TORCH && (st = torch_dtypes(kop, nin, w, dt, &compute, &result, err)) != BCT_OK)
         return st;
-    if (profile == BCT_PROFILE_NUMPY) {
-        /* B19: in-place and out= may hold a wide unsigned result by casting it */
-        st = (w != NULL ? bc_op_dtypes_wide : bc_op_dtypes)(kop, dt, nin, profile, &compute, &result, err);
-        if (st == BCT_OK && w != NULL && !bc_can_cast(result, w->dtype, profile))
-            st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
-                         "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
-                         bc_op_name(op), bc_dtype_name(result), bc_dtype_name(w->dtype));
-        if (st != BCT_OK) return st;
-    }
-
-    /* Shapes. */
-    if (op == BCT_AXIS_ADD) {
-        bc_shape al;
-        st = bc_axis_shape(&shapes[0], &shapes[1], call->axis, &al, &res, err);
-        if (st != BCT_OK) return st;
-        {
-            /* y viewed with x's rank: its dims at axis.., stride 0 elsewhere. */
-            int64_t axis = call->axis == -1 ? shapes[0].rank - shapes[1].rank : call->axis;
-            for (int i = 0; i < al.rank; i++) {
-                int j = (int)(i - axis);
-                ysh[i] = al.dim[i];
-                yst[i] = (j >= 0 && j < shapes[1].rank) ? call->args[1].strides[j] : 0;
-            }
-            in[1].rank = al.rank;
-            in[1].shape = ysh;
-            in[1].strides = yst;
-        }
-    } else if (op == BCT_UNI_ADD) {
-        st = bc_onnx_uni_shape(&shapes[0], &shapes[1], &res, err);
-    } else if (mode == BCT_MODE_INPLACE) {
-        st = bc_inplace_shape(&shapes[0], &shapes[1], err); /* B8 */
-        res = shapes[0];
-    } else if (mode == BCT_MODE_OUT && profile == BCT_PROFILE_NUMPY) {
-        /* B8 for out=: inputs and out must broadcast together, to out's shape. */
-        bc_shape_of(w, &shapes[nin]);
-        st = bc_broadcast_shapes(shapes, nin + 1, &res, err);
-        if (st == BCT_OK && !same_shape(&res, &shapes[nin])) {
-            char ob[512], rb[512];
-            st = bc_fail(err, BCT_ERR_INPLACE_SHAPE, nin, -1, -1,
-                         "non-broadcastable output operand with shape %s doesn't match the "
-                         "broadcast shape %s", bc_shape_format(&shapes[nin], ob, sizeof ob),
-                         bc_shape_format(&res, rb, sizeof rb));
-        }
-    } else {
-        st = bc_broadcast_shapes(shapes, nin, &res, err);
-        if (st == BCT_OK && mode == BCT_MODE_OUT) {
-            bc_shape os;
-            bc_shape_of(w, &os);
-            resize = !same_shape(&res, &os); /* torch resizes out= */
-        }
-    }
-    if (st != BCT_OK) return st;
-    if ((st = bc_check_shape(&res, profile, -1, err)) != BCT_OK) return st;
-
-    if (profile == BCT_PROFILE_TORCH) {
-        st = bc_op_dtypes(kop, dt, nin, profile, &compute, &result, err);
-        if (st == BCT_OK && w != NULL && !bc_can_cast(result, w->dtype, profile))
-            st = bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
-                         "result type %s can't be cast to the desired output type %s",
-                         bc_dtype_name(result), bc_dtype_name(w->dtype));
-        if (st != BCT_OK) return st;
-    }
     loop_out = result;
     if ((wide = wide_bits(result)) != 0)
         compute = loop_out = BCT_I64;
-    if (count_of(&res) > 0 && bc_is_int(compute)) {
-        /* Per-element errors, raised before any write (B20, B22). */
-        if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && profile == BCT_PROFILE_TORCH &&
-            any_element(&in[1], compute, 0))
-            return bc_fail(err, BCT_ERR_DIVISION_BY_ZERO, 1, -1, -1,
-                           "ZeroDivisionError: integer %s by zero (torch profile)", bc_op_name(kop));
-        if (kop == BCT_POW && profile == BCT_PROFILE_NUMPY && any_element(&in[1], compute, 1))
-            return bc_fail(err, BCT_ERR_OTHER, 1, -1, -1,
-                           "Integers to negative integer powers are not allowed.");
-    }
+    if ((st = element_errors(kop, profile, compute, in, &res, err)) != BCT_OK) return st;
 
     /* Every check passed: now the destination, then the one write pass. */
     if (w == NULL || resize) {

@@ -75,6 +75,33 @@ static void put_view(const bct_array *a)
     }
 }
 
+/* Prints one line for bc_eval's answer st: "error CLASS unchanged|changed"
+ * (whether self's bytes, copied before the call, changed), or "ok DTYPE
+ * (SHAPE) VALUES..." of the in-place/out= destination or the allocated output. */
+static void print_result(int st, const bct_call *call, const bct_array *args, const outbuf *ob,
+                         const void *copy, size_t self_bytes)
+{
+    if (st != BCT_OK) {
+        int same = copy == NULL || memcmp(copy, args[0].data, self_bytes) == 0;
+        printf("error %s %s\n", bc_status_name(st), same ? "unchanged" : "changed");
+    } else if (call->mode != 0 && ob->calls == 0) {
+        const bct_array *w = call->mode == 1 ? &args[0] : &args[call->nargs - 1];
+        printf("ok %s (", bc_dtype_name(w->dtype));
+        for (int i = 0; i < w->rank; i++) printf("%s%lld", i ? "," : "", (long long)w->shape[i]);
+        printf(w->rank == 1 ? ",)" : ")");
+        put_view(w);
+        printf("\n");
+    } else {
+        int64_t n = 1;
+        printf("ok %s (", bc_dtype_name(ob->dtype));
+        for (int i = 0; i < ob->rank; i++) { printf("%s%lld", i ? "," : "", (long long)ob->shape[i]); n *= ob->shape[i]; }
+        printf(ob->rank == 1 ? ",)" : ")");
+        if (ob->dtype != BCT_NONE)
+            for (int64_t i = 0; i < n; i++) put((char *)ob->data + i * bc_dtype_size(ob->dtype), ob->dtype);
+        printf("\n");
+    }
+}
+
 int main(void)
 {
     static char line[1 << 20];
@@ -130,25 +157,7 @@ int main(void)
         call.message = msg;
         call.message_cap = sizeof msg;
         st = bc_eval(&call, &err);
-        if (st != BCT_OK) {
-            int same = copy == NULL || memcmp(copy, args[0].data, self_bytes) == 0;
-            printf("error %s %s\n", bc_status_name(st), same ? "unchanged" : "changed");
-        } else if (call.mode != 0 && ob.calls == 0) {
-            const bct_array *w = call.mode == 1 ? &args[0] : &args[call.nargs - 1];
-            printf("ok %s (", bc_dtype_name(w->dtype));
-            for (int i = 0; i < w->rank; i++) printf("%s%lld", i ? "," : "", (long long)w->shape[i]);
-            printf(w->rank == 1 ? ",)" : ")");
-            put_view(w);
-            printf("\n");
-        } else {
-            int64_t n = 1;
-            printf("ok %s (", bc_dtype_name(ob.dtype));
-            for (int i = 0; i < ob.rank; i++) { printf("%s%lld", i ? "," : "", (long long)ob.shape[i]); n *= ob.shape[i]; }
-            printf(ob.rank == 1 ? ",)" : ")");
-            if (ob.dtype != BCT_NONE)
-                for (int64_t i = 0; i < n; i++) put((char *)ob.data + i * bc_dtype_size(ob.dtype), ob.dtype);
-            printf("\n");
-        }
+        print_result(st, &call, args, &ob, copy, self_bytes);
         fflush(stdout);
         for (int k = 0; k < call.nargs; k++) free(store_buf[k]);
         free(copy);

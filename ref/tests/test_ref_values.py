@@ -171,107 +171,143 @@ def case(name, op, mode, profile, args, axis=0, target=(), ulp=0):
     CASES.append((name, op, mode, profile, args, axis, target, ulp))
 
 
-def build_cases():
-    for profile in ("numpy", "torch"):
-        for op in BINARY:
-            for dx in DTYPES:
-                for dy in DTYPES:
-                    xs = CORNERS[dx]
-                    if profile == "torch" and op in ("maximum", "minimum"):
-                        # torch's vectorized and scalar paths break +-0 ties differently.
-                        xs = [v for v in xs if not (v == 0 and math.copysign(1, v) < 0)]
-                    ulp = ULP_POW if op == "pow" else 0
-                    ys = {"floor_divide": SAFE, "remainder": SAFE}.get(op, CORNERS)[dy] \
-                        if profile == "torch" else CORNERS[dy]
-                    if profile == "torch" and op in ("maximum", "minimum"):
-                        ys = [v for v in ys if not (v == 0 and math.copysign(1, v) < 0)]
-                    case("%s/%s/%s/%s" % (profile, op, dx, dy), op, "value", profile,
-                         [Arg(dx, (len(xs), 1), xs), Arg(dy, (len(ys),), ys)], ulp=ulp)
-                    if op in ("pow", "floor_divide", "remainder"):
-                        ys = NONNEG[dy] if op == "pow" else SAFE[dy]
-                        case("%s/%s/%s/%s/safe" % (profile, op, dx, dy), op, "value", profile,
-                             [Arg(dx, (len(xs), 1), xs), Arg(dy, (len(ys),), ys)], ulp=ulp)
-        # B19: 0-d operands (value-based in NumPy, category-based in torch).
-        scal = {"bool": [1], "i8": [-1, 100], "u8": [200], "i16": [300, -129], "i32": [70000],
-                "i64": [-1, 5, 300, 100000, 2**40], "f32": [1.5], "f64": [1.5, 1e300, NAN]}
+def _binary_cases(profile):
+    """Every binary op over every dtype pair, on corner values."""
+    for op in BINARY:
         for dx in DTYPES:
-            for dy, vals in scal.items():
-                for v in vals:
-                    for op in ("add", "lt", "div", "maximum"):
-                        x = Arg(dx, (3,), take(CORNERS[dx], 3))
-                        case("%s/0d/%s/%s/%s=%r" % (profile, op, dx, dy, v), op, "value", profile,
-                             [x, Arg(dy, (), [v])])
-                        case("%s/0d-first/%s/%s/%s=%r" % (profile, op, dx, dy, v), op, "value", profile,
-                             [Arg(dy, (), [v]), x])
-        # where: cond dtypes, promotion of x and y, three-way broadcast (B4).
-        for dc in ("bool", "u8", "i8", "f32"):
-            for dx, dy in (("f32", "f64"), ("i8", "u8"), ("bool", "i64"), ("i32", "f32"), ("f64", "f64")):
-                case("%s/where/%s/%s/%s" % (profile, dc, dx, dy), "where", "value", profile,
-                     [Arg(dc, (3, 1, 1), take(CORNERS[dc], 3)),
-                      Arg(dx, (1, 2, 1), take(CORNERS[dx], 2)), Arg(dy, (4,), take(CORNERS[dy], 4))])
-                case("%s/where0d/%s/%s/%s" % (profile, dc, dx, dy), "where", "value", profile,
-                     [Arg(dc, (2,), [1, 0]), Arg(dx, (2,), CORNERS[dx][:2]),
-                      Arg(dy, (), [CORNERS[dy][1]])])
-        # In-place (B8, B22) and out= over dtype pairs.
-        for op in ("add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "bitwise_and",
-                   "logical_and", "eq", "lt"):
-            for dx in DTYPES:
-                for dy in DTYPES:
-                    xs, ys = take(CORNERS[dx], 3), take(SAFE[dy], 3)
-                    if profile == "torch" and not hasattr(torch.Tensor, op + "_"):
-                        continue
-                    case("%s/inplace/%s/%s/%s" % (profile, op, dx, dy), op, "inplace", profile,
-                         [Arg(dx, (3, 3), xs * 3), Arg(dy, (3,), ys)],
-                         ulp=ULP_POW if op == "pow" else 0)
-            case("%s/inplace-shape/%s" % (profile, op), op, "inplace", profile,
-                 [Arg("f32", (1, 3, 1), [1.0, 2.0, 3.0]), Arg("f32", (3, 1, 7), [1.0] * 21)])
-            case("%s/inplace-divzero/%s" % (profile, op), op, "inplace", profile,
-                 [Arg("i32", (2, 2), [5, 6, 7, 8]), Arg("i32", (2,), [1, 0])])
-            case("%s/overlap/%s" % (profile, op), op, "inplace", profile,
-                 [Arg("f32", (3, 2), None, strides=(0, 1), offset=0, storage=[1.0, 2.0]),
-                  Arg("f32", (2,), [1.0, 2.0])])
-        for os_ in ((2, 3), (3,), (5,), (2, 2), (1, 2, 3)):
-            for dout in ("f32", "f64", "i32", "bool"):
-                case("%s/out/%s/%s" % (profile, os_, dout), "add", "out", profile,
-                     [Arg("f32", (2, 1), [1.0, 2.0]), Arg("f32", (3,), [0.5, 1.5, 2.5]),
-                      Arg(dout, os_, [0] * int(np.prod(os_)))])
-        # matmul (B12-B14).
-        mm = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 1, 2, 3), (5, 3, 2)),
-              ((2, 3), (4, 2)), ((4,), (3,)), ((0, 3), (3, 2)), ((2, 0), (0, 3)), ((), (3,)),
-              ((3, 2, 3), (2, 3, 1))]
-        for dx, dy in (("f64", "f64"), ("i32", "i32"), ("i8", "i8"), ("bool", "bool"),
-                       ("f32", "f64"), ("i64", "i64")):
-            for sx, sy in mm:
-                nx, ny = int(np.prod(sx)), int(np.prod(sy))
-                case("%s/matmul/%s/%s/%s/%s" % (profile, dx, dy, sx, sy), "matmul", "value", profile,
-                     [Arg(dx, sx, [(i % 5) - 2 for i in range(nx)]),
-                      Arg(dy, sy, [(i % 3) - 1 for i in range(ny)])], ulp=4)
-        # Strided, offset, negative-stride operands (B17).
-        case("%s/strided" % profile, "sub", "value", profile,
-             [Arg("i16", (2, 3), None, strides=(-3, 2), offset=7, storage=list(range(10))),
-              Arg("i16", (3, 1), None, strides=(2, 5), offset=1, storage=list(range(6)))])
-        # Rows longer than ref's cast chunk, with casts, negative strides and offsets (B17).
-        n = 600
-        case("%s/long-rows/cast" % profile, "add", "value", profile,
-             [Arg("i16", (3, n), None, strides=(-n, 1), offset=2 * n, storage=take([1, -2, 300], 3 * n)),
-              Arg("f32", (n,), None, strides=(-2,), offset=2 * n - 2, storage=take([0.5, -1.5, 2.0], 2 * n))])
-        case("%s/long-rows/inplace-cast" % profile, "mul", "inplace", profile,
-             [Arg("f64", (2, n), take([1.5, -2.0], 2 * n)), Arg("i32", (n,), take([3, -7, 11], n))])
-        case("%s/long-rows/where" % profile, "where", "value", profile,
-             [Arg("bool", (n,), take([1, 0, 0], n)), Arg("i8", (2, 1), [5, -5]),
-              Arg("f32", (n,), take([0.25, 8.0], n))])
-        # Which error wins when a case fails two ways (dtype vs shape vs overlap).
-        for op, dx, dy in (("floor_divide", "bool", "bool"), ("bitwise_and", "f32", "f32"),
-                           ("sub", "bool", "bool"), ("add", "i8", "f32")):
-            case("%s/order/%s/%s/value" % (profile, op, dx), op, "value", profile,
-                 [Arg(dx, (2, 3), take([1, 0], 6)), Arg(dy, (4,), take([1, 0], 4))])
-            case("%s/order/%s/%s/inplace" % (profile, op, dx), op, "inplace", profile,
-                 [Arg(dx, (3, 2), None, strides=(0, 1), offset=0, storage=[1, 0]),
-                  Arg(dy, (4,), take([1, 0], 4))])
-            case("%s/order/%s/%s/inplace-shape" % (profile, op, dx), op, "inplace", profile,
-                 [Arg(dx, (1, 2), [1, 0]), Arg(dy, (3, 2), take([1, 1], 6))])
-        case("%s/order/where-cond" % profile, "where", "value", profile,
-             [Arg("i8", (2,), [1, 0]), Arg("f32", (3,), [1.0, 2.0, 3.0]), Arg("f32", (3,), [4.0, 5.0, 6.0])])
+            for dy in DTYPES:
+                xs = CORNERS[dx]
+                if profile == "torch" and op in ("maximum", "minimum"):
+                    # torch's vectorized and scalar paths break +-0 ties differently.
+                    xs = [v for v in xs if not (v == 0 and math.copysign(1, v) < 0)]
+                ulp = ULP_POW if op == "pow" else 0
+                ys = {"floor_divide": SAFE, "remainder": SAFE}.get(op, CORNERS)[dy] \
+                    if profile == "torch" else CORNERS[dy]
+                if profile == "torch" and op in ("maximum", "minimum"):
+                    ys = [v for v in ys if not (v == 0 and math.copysign(1, v) < 0)]
+                case("%s/%s/%s/%s" % (profile, op, dx, dy), op, "value", profile,
+                     [Arg(dx, (len(xs), 1), xs), Arg(dy, (len(ys),), ys)], ulp=ulp)
+                if op in ("pow", "floor_divide", "remainder"):
+                    ys = NONNEG[dy] if op == "pow" else SAFE[dy]
+                    case("%s/%s/%s/%s/safe" % (profile, op, dx, dy), op, "value", profile,
+                         [Arg(dx, (len(xs), 1), xs), Arg(dy, (len(ys),), ys)], ulp=ulp)
+
+
+def _scalar_cases(profile):
+    """B19: 0-d operands against every dtype."""
+    # B19: 0-d operands (value-based in NumPy, category-based in torch).
+    scal = {"bool": [1], "i8": [-1, 100], "u8": [200], "i16": [300, -129], "i32": [70000],
+            "i64": [-1, 5, 300, 100000, 2**40], "f32": [1.5], "f64": [1.5, 1e300, NAN]}
+    for dx in DTYPES:
+        for dy, vals in scal.items():
+            for v in vals:
+                for op in ("add", "lt", "div", "maximum"):
+                    x = Arg(dx, (3,), take(CORNERS[dx], 3))
+                    case("%s/0d/%s/%s/%s=%r" % (profile, op, dx, dy, v), op, "value", profile,
+                         [x, Arg(dy, (), [v])])
+                    case("%s/0d-first/%s/%s/%s=%r" % (profile, op, dx, dy, v), op, "value", profile,
+                         [Arg(dy, (), [v]), x])
+
+
+def _where_cases(profile):
+    """where: cond dtypes, promotion of x and y, three-way broadcast (B4)."""
+    # where: cond dtypes, promotion of x and y, three-way broadcast (B4).
+    for dc in ("bool", "u8", "i8", "f32"):
+        for dx, dy in (("f32", "f64"), ("i8", "u8"), ("bool", "i64"), ("i32", "f32"), ("f64", "f64")):
+            case("%s/where/%s/%s/%s" % (profile, dc, dx, dy), "where", "value", profile,
+                 [Arg(dc, (3, 1, 1), take(CORNERS[dc], 3)),
+                  Arg(dx, (1, 2, 1), take(CORNERS[dx], 2)), Arg(dy, (4,), take(CORNERS[dy], 4))])
+            case("%s/where0d/%s/%s/%s" % (profile, dc, dx, dy), "where", "value", profile,
+                 [Arg(dc, (2,), [1, 0]), Arg(dx, (2,), CORNERS[dx][:2]),
+                  Arg(dy, (), [CORNERS[dy][1]])])
+
+
+def _inplace_out_cases(profile):
+    """In-place (B8, B22) and out= over dtype pairs."""
+    # In-place (B8, B22) and out= over dtype pairs.
+    for op in ("add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "bitwise_and",
+               "logical_and", "eq", "lt"):
+        for dx in DTYPES:
+            for dy in DTYPES:
+                xs, ys = take(CORNERS[dx], 3), take(SAFE[dy], 3)
+                if profile == "torch" and not hasattr(torch.Tensor, op + "_"):
+                    continue
+                case("%s/inplace/%s/%s/%s" % (profile, op, dx, dy), op, "inplace", profile,
+                     [Arg(dx, (3, 3), xs * 3), Arg(dy, (3,), ys)],
+                     ulp=ULP_POW if op == "pow" else 0)
+        case("%s/inplace-shape/%s" % (profile, op), op, "inplace", profile,
+             [Arg("f32", (1, 3, 1), [1.0, 2.0, 3.0]), Arg("f32", (3, 1, 7), [1.0] * 21)])
+        case("%s/inplace-divzero/%s" % (profile, op), op, "inplace", profile,
+             [Arg("i32", (2, 2), [5, 6, 7, 8]), Arg("i32", (2,), [1, 0])])
+        case("%s/overlap/%s" % (profile, op), op, "inplace", profile,
+             [Arg("f32", (3, 2), None, strides=(0, 1), offset=0, storage=[1.0, 2.0]),
+              Arg("f32", (2,), [1.0, 2.0])])
+    for os_ in ((2, 3), (3,), (5,), (2, 2), (1, 2, 3)):
+        for dout in ("f32", "f64", "i32", "bool"):
+            case("%s/out/%s/%s" % (profile, os_, dout), "add", "out", profile,
+                 [Arg("f32", (2, 1), [1.0, 2.0]), Arg("f32", (3,), [0.5, 1.5, 2.5]),
+                  Arg(dout, os_, [0] * int(np.prod(os_)))])
+
+
+def _matmul_cases(profile):
+    """matmul (B12-B14)."""
+    # matmul (B12-B14).
+    mm = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 1, 2, 3), (5, 3, 2)),
+          ((2, 3), (4, 2)), ((4,), (3,)), ((0, 3), (3, 2)), ((2, 0), (0, 3)), ((), (3,)),
+          ((3, 2, 3), (2, 3, 1))]
+    for dx, dy in (("f64", "f64"), ("i32", "i32"), ("i8", "i8"), ("bool", "bool"),
+                   ("f32", "f64"), ("i64", "i64")):
+        for sx, sy in mm:
+            nx, ny = int(np.prod(sx)), int(np.prod(sy))
+            case("%s/matmul/%s/%s/%s/%s" % (profile, dx, dy, sx, sy), "matmul", "value", profile,
+                 [Arg(dx, sx, [(i % 5) - 2 for i in range(nx)]),
+                  Arg(dy, sy, [(i % 3) - 1 for i in range(ny)])], ulp=4)
+
+
+def _strided_cases(profile):
+    """Strided, offset and negative-stride operands, and rows longer than ref's cast chunk (B17)."""
+    # Strided, offset, negative-stride operands (B17).
+    case("%s/strided" % profile, "sub", "value", profile,
+         [Arg("i16", (2, 3), None, strides=(-3, 2), offset=7, storage=list(range(10))),
+          Arg("i16", (3, 1), None, strides=(2, 5), offset=1, storage=list(range(6)))])
+    # Rows longer than ref's cast chunk, with casts, negative strides and offsets (B17).
+    n = 600
+    case("%s/long-rows/cast" % profile, "add", "value", profile,
+         [Arg("i16", (3, n), None, strides=(-n, 1), offset=2 * n, storage=take([1, -2, 300], 3 * n)),
+          Arg("f32", (n,), None, strides=(-2,), offset=2 * n - 2, storage=take([0.5, -1.5, 2.0], 2 * n))])
+    case("%s/long-rows/inplace-cast" % profile, "mul", "inplace", profile,
+         [Arg("f64", (2, n), take([1.5, -2.0], 2 * n)), Arg("i32", (n,), take([3, -7, 11], n))])
+    case("%s/long-rows/where" % profile, "where", "value", profile,
+         [Arg("bool", (n,), take([1, 0, 0], n)), Arg("i8", (2, 1), [5, -5]),
+          Arg("f32", (n,), take([0.25, 8.0], n))])
+
+
+def _order_cases(profile):
+    """Which error wins when a case fails two ways (dtype vs shape vs overlap)."""
+    # Which error wins when a case fails two ways (dtype vs shape vs overlap).
+    for op, dx, dy in (("floor_divide", "bool", "bool"), ("bitwise_and", "f32", "f32"),
+                       ("sub", "bool", "bool"), ("add", "i8", "f32")):
+        case("%s/order/%s/%s/value" % (profile, op, dx), op, "value", profile,
+             [Arg(dx, (2, 3), take([1, 0], 6)), Arg(dy, (4,), take([1, 0], 4))])
+        case("%s/order/%s/%s/inplace" % (profile, op, dx), op, "inplace", profile,
+             [Arg(dx, (3, 2), None, strides=(0, 1), offset=0, storage=[1, 0]),
+              Arg(dy, (4,), take([1, 0], 4))])
+        case("%s/order/%s/%s/inplace-shape" % (profile, op, dx), op, "inplace", profile,
+             [Arg(dx, (1, 2), [1, 0]), Arg(dy, (3, 2), take([1, 1], 6))])
+    case("%s/order/where-cond" % profile, "where", "value", profile,
+         [Arg("i8", (2,), [1, 0]), Arg("f32", (3,), [1.0, 2.0, 3.0]), Arg("f32", (3,), [4.0, 5.0, 6.0])])
+
+
+def build_cases():
+    """Every case of this test, both profiles, in a fixed order."""
+    for profile in ("numpy", "torch"):
+        _binary_cases(profile)
+        _scalar_cases(profile)
+        _where_cases(profile)
+        _inplace_out_cases(profile)
+        _matmul_cases(profile)
+        _strided_cases(profile)
+        _order_cases(profile)
     for target in ((2, 3), (4, 2, 3), (3,), (2, -1), (0, 3), (2, 0)):
         src = Arg("i8", (1, 3), [1, 2, 3])
         case("numpy/broadcast_to/%s" % (target,), "broadcast_to", "value", "numpy", [src], target=target)

@@ -568,6 +568,8 @@ static const char *const key_names[K_N] = {
     "case", "suite", "tags", "rules", "op", "mode", "source", "attr", "arg", "expect", "message", "end"
 };
 
+/* Room for one more case in cs (doubling); -1 when out of memory, or when
+ * live sets have been reserved (the slots past n are theirs). */
 static int grow_cases(br_caseset *cs)
 {
     if (cs->live > 0) return -1;   /* the slots past n belong to live sets (live.c) */
@@ -581,25 +583,242 @@ static int grow_cases(br_caseset *cs)
     return 0;
 }
 
+/* The reader's state between lines: the open record (NULL between records),
+ * the last key read, the keys seen in it, and whether a data line is due
+ * (1 after an arg, 2 after an expect). */
+typedef struct rstate {
+    br_case *c;
+    int last_key, data_for;
+    unsigned seen;
+} rstate;
+
+/* Takes buf (malloc'd, len bytes; freed here) into shared memory that the
+ * case strings will point into, registers it with cs, and copies the file
+ * name into the pool as p->file. 0, or -1 with the error set. */
+static int adopt_buffer(parser *p, const char *name, char **buf, size_t len)
+{
+    br_caseset *cs = p->cs;
+    char **nb = realloc(cs->bufs, (cs->nbufs + 1) * sizeof *nb);
+    char *sb = br_shared_alloc(len + 1);   /* case strings point into it: keep it out of fork's copying */
+    if (nb != NULL) cs->bufs = nb;
+    if (nb == NULL || sb == NULL) { free(*buf); br_shared_free(sb); return perr(p, "out of memory"); }
+    memcpy(sb, *buf, len);
+    free(*buf);
+    *buf = sb;
+    cs->bufs[cs->nbufs++] = sb;
+    size_t nl = strlen(name);
+    char *fname = br_pool_alloc(&cs->pool, nl + 1);
+    if (fname == NULL) return perr(p, "out of memory");
+    memcpy(fname, name, nl + 1);
+    p->file = fname;
+    return 0;
+}
+
+/* Refuses a control character in line (a CR that ends it is dropped), and
+ * checks the version line when this is line 1. 1 when the line is consumed
+ * (the version line), 0 to go on, -1 with the error set. */
+static int check_line(parser *p, char *line)
+{
+    for (char *q = line; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+            if (*q == '\r' && q[1] == '\0') { *q = '\0'; break; }
+            return perr(p, "control character 0x%02x in line", (unsigned)(unsigned char)*q);
+        }
+    if (p->line != 1) return 0;
+    if (strcmp(line, "bcast-cases 1") != 0) {
+        if (strncmp(line, "bcast-cases ", 12) == 0)
+            return perr(p, "unknown format version '%.40s' (this reader knows 1)", line + 12);
+        return perr(p, "not a bcast case file (first line must be 'bcast-cases 1')");
+    }
+    return 1;
+}
+
+/* The data line after an arg (df 1: values or pattern) or an expect (df 2:
+ * values or digest) of the open record c. 0, or -1 with the error set. */
+static int data_line(parser *p, br_case *c, int df, const char *kw, char *rest)
+{
+    if (df == 1) {
+        br_arg *a = &c->args[c->nargs - 1];
+        if (strcmp(kw, "values") == 0) {
+            a->data_kind = BR_DATA_VALUES;
+            if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) return -1;
+            a->hash = br_fingerprint(a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
+        } else if (strcmp(kw, "pattern") == 0) {
+            if (parse_pattern(p, a, rest) != 0) return -1;
+        } else return perr(p, "expected a values or pattern line after arg %s", a->name);
+        return 0;
+    }
+    br_expect *e = &c->expect[c->nexpect - 1];
+    if (strcmp(kw, "values") == 0) {
+        e->data_kind = BR_DATA_VALUES;
+        if (e->dtype == BCT_NONE) {
+            while (*rest == ' ') rest++;
+            if (*rest) return perr(p, "a shape-only result takes an empty values line");
+        } else if (parse_values(p, rest, e->dtype, e->nelem, &e->values) != 0) return -1;
+    } else if (strcmp(kw, "digest") == 0) {
+        if (e->dtype == BCT_NONE) return perr(p, "a shape-only result takes an empty values line");
+        if (parse_digest(p, e, rest) != 0) return -1;
+    } else return perr(p, "expected a values or digest line after expect");
+    return 0;
+}
+
+/* The K_* of keyword kw, checked against the record's state: only `case`
+ * opens a record, keys come in order, only arg/expect/message repeat.
+ * Updates seen and last_key. The key, or -1 with the error set. */
+static int record_key(parser *p, rstate *st, const char *kw)
+{
+    int k = -1;
+    for (int i = 0; i < K_N; i++)
+        if (kw[0] == key_names[i][0] && strcmp(kw, key_names[i]) == 0) { k = i; break; }
+    if (k < 0) return perr(p, "unknown key '%.40s'", kw);
+    if (st->c == NULL) {
+        if (k != K_CASE) return perr(p, "'%s' outside a case record (expected 'case ID')", kw);
+    } else {
+        if (k == K_CASE) return perr(p, "case %s is not closed with 'end' before the next case", st->c->id);
+        if (k < st->last_key) return perr(p, "key '%s' out of order (after '%s')", kw, key_names[st->last_key]);
+        if ((st->seen & (1u << k)) && k != K_ARG && k != K_EXPECT && k != K_MESSAGE)
+            return perr(p, "key '%s' repeats", kw);
+    }
+    st->seen |= 1u << k;
+    st->last_key = k;
+    return k;
+}
+
+/* `case ID`: opens a record in the next slot of the case set. 0 or -1. */
+static int open_case(parser *p, rstate *st, char *rest)
+{
+    br_caseset *cs = p->cs;
+    char *t[2];
+    if (split(rest, t, 1, 0) != 1) return perr(p, "case needs one ID without spaces");
+    for (const char *q = t[0]; *q; q++)
+        if ((unsigned char)*q > 0x7e) return perr(p, "case id has a non-ASCII character");
+    if (grow_cases(cs) != 0)
+        return perr(p, cs->live ? "cases loaded after live sets were reserved (runner bug)" : "out of memory");
+    br_case *c = &cs->cases[cs->n];
+    memset(c, 0, sizeof *c);
+    c->id = t[0];
+    c->file = p->file;
+    c->line = p->line;
+    c->tags = c->rules = c->source = "";
+    c->target_rank = -1;
+    c->args = p->args;
+    st->c = c;
+    st->seen = 1u << K_CASE;
+    return 0;
+}
+
+/* `end`: checks the whole record, moves its args to the pool and adds it to
+ * the case set. 0 or -1. */
+static int close_case(parser *p, rstate *st, const char *rest)
+{
+    br_case *c = st->c;
+    if (*rest) return perr(p, "'end' takes nothing after it");
+    if (c->suite == NULL) return perr(p, "case %s has no suite", c->id);
+    if (!(st->seen & (1u << K_OP))) return perr(p, "case %s has no op", c->id);
+    if (check_case(p, c) != 0) return -1;
+    c->args = br_pool_alloc(&p->cs->pool, (size_t)(c->nargs ? c->nargs : 1) * sizeof *c->args);
+    if (c->args == NULL) return perr(p, "out of memory");
+    memcpy(c->args, p->args, (size_t)c->nargs * sizeof *c->args);
+    p->cs->n++;
+    st->c = NULL;
+    st->last_key = -1;
+    return 0;
+}
+
+/* The one-word header keys of the open record c: suite, op, mode, attr. 0 or -1. */
+static int header_key(parser *p, br_case *c, int k, char *rest)
+{
+    char *t[3];
+    switch (k) {
+    case K_SUITE:
+        if (split(rest, t, 1, 0) != 1) return perr(p, "suite needs one NAME");
+        c->suite = t[0];
+        break;
+    case K_OP:
+        if (split(rest, t, 1, 0) != 1 || (c->op = bc_op_from_name(t[0])) < 0 || c->op >= BCT_OP_COUNT)
+            return perr(p, "unknown op '%.40s'", rest);
+        break;
+    case K_MODE:
+        if (strcmp(rest, "value") == 0) c->mode = BCT_MODE_VALUE;
+        else if (strcmp(rest, "inplace") == 0) c->mode = BCT_MODE_INPLACE;
+        else if (strcmp(rest, "out") == 0) c->mode = BCT_MODE_OUT;
+        else if (strcmp(rest, "grad") == 0) c->mode = BCT_MODE_GRAD;
+        else return perr(p, "unknown mode '%.40s'", rest);
+        break;
+    case K_ATTR:
+        if (split(rest, t, 2, 0) != 2) return perr(p, "attr needs: axis N or shape (..)");
+        if (strcmp(t[0], "axis") == 0) {
+            if (parse_i64(t[1], &c->axis) != 0) return perr(p, "bad axis '%.40s'", t[1]);
+            c->has_axis = 1;
+        } else if (strcmp(t[0], "shape") == 0) {
+            if (shape_field(p, t[1], "attr shape", &c->target_shape, &c->target_rank) != 0) return -1;
+        } else return perr(p, "unknown attr '%.40s'", t[0]);
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+/* One keyword line kw rest of a record (the data line, if one is due, was
+ * taken before). 0, or -1 with the error set. */
+static int record_line(parser *p, rstate *st, const char *kw, char *rest)
+{
+    int k = record_key(p, st, kw), nd = 0;
+    if (k < 0) return -1;
+    br_case *c = st->c;
+    switch (k) {
+    case K_CASE: return open_case(p, st, rest);
+    case K_TAGS: c->tags = rest; break;
+    case K_RULES: c->rules = rest; break;
+    case K_SOURCE: c->source = rest; break;
+    case K_ARG:
+        if (parse_arg(p, c, rest, &nd) != 0) return -1;
+        st->data_for = nd ? 1 : 0;
+        break;
+    case K_EXPECT:
+        if (parse_expect(p, c, rest, &nd) != 0) return -1;
+        st->data_for = nd ? 2 : 0;
+        break;
+    case K_MESSAGE:
+        if (c->nmsg < 4) c->msg[c->nmsg++] = rest;
+        break;
+    case K_END: return close_case(p, st, rest);
+    default: return header_key(p, c, k, rest);
+    }
+    return 0;
+}
+
+/* One line of the file (NUL-terminated, without its newline): version,
+ * comment, blank, data or keyword line. 0, or -1 with the error set. */
+static int read_line(parser *p, rstate *st, char *line)
+{
+    int v = check_line(p, line);
+    if (v != 0) return v < 0 ? -1 : 0;
+    if (line[0] == '#') {
+        br_caseset *cs = p->cs;
+        if (strncmp(line, "# case-set ", 11) == 0 && cs->caseset_version[0] == '\0')
+            snprintf(cs->caseset_version, sizeof cs->caseset_version, "%s", line + 11);
+        return 0;
+    }
+    if (line[0] == '\0') return 0;
+    char *kw = line, *rest = line;
+    while (*rest && *rest != ' ') rest++;
+    if (*rest) *rest++ = '\0';
+    if (st->data_for) {
+        int df = st->data_for;
+        st->data_for = 0;
+        return data_line(p, st->c, df, kw, rest);
+    }
+    return record_line(p, st, kw, rest);
+}
+
 int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err)
 {
     static parser P;   /* large (the arg scratch); the reader is not reentrant */
     parser *p = &P;
     memset(&P, 0, sizeof P);
     P.cs = cs; P.file = name; P.err = err;
-    char **nb = realloc(cs->bufs, (cs->nbufs + 1) * sizeof *nb);
-    char *sb = br_shared_alloc(len + 1);   /* case strings point into it: keep it out of fork's copying */
-    if (nb != NULL) cs->bufs = nb;
-    if (nb == NULL || sb == NULL) { free(buf); br_shared_free(sb); return perr(p, "out of memory"); }
-    memcpy(sb, buf, len);
-    free(buf);
-    buf = sb;
-    cs->bufs[cs->nbufs++] = buf;
-    size_t nl = strlen(name);
-    char *fname = br_pool_alloc(&cs->pool, nl + 1);
-    if (fname == NULL) return perr(p, "out of memory");
-    memcpy(fname, name, nl + 1);
-    P.file = fname;
+    if (adopt_buffer(p, name, &buf, len) != 0) return -1;
 
     if (memchr(buf, '\0', len) != NULL) {
         P.line = 1;
@@ -607,9 +826,7 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
         return perr(p, "binary data (NUL byte)");
     }
     char *s = buf, *end = buf + len;
-    br_case *c = NULL;       /* open record */
-    int last_key = -1, data_for = 0;   /* data_for: 1 arg, 2 expect awaiting a data line */
-    unsigned seen = 0;
+    rstate st = { NULL, -1, 0, 0 };
     while (s < end) {
         char *line = s;
         char *eol = memchr(s, '\n', (size_t)(end - s));
@@ -617,156 +834,11 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
         *eol = '\0';
         s = eol + 1;
         P.line++;
-        for (char *q = line; *q; q++)
-            if ((unsigned char)*q < 0x20 || *q == 0x7f) {
-                if (*q == '\r' && q[1] == '\0') { *q = '\0'; break; }
-                return perr(p, "control character 0x%02x in line", (unsigned)(unsigned char)*q);
-            }
-        if (P.line == 1) {
-            if (strcmp(line, "bcast-cases 1") != 0) {
-                if (strncmp(line, "bcast-cases ", 12) == 0)
-                    return perr(p, "unknown format version '%.40s' (this reader knows 1)", line + 12);
-                return perr(p, "not a bcast case file (first line must be 'bcast-cases 1')");
-            }
-            continue;
-        }
-        if (line[0] == '#') {
-            if (strncmp(line, "# case-set ", 11) == 0 && cs->caseset_version[0] == '\0')
-                snprintf(cs->caseset_version, sizeof cs->caseset_version, "%s", line + 11);
-            continue;
-        }
-        if (line[0] == '\0') continue;
-        char *kw = line, *rest = line;
-        while (*rest && *rest != ' ') rest++;
-        if (*rest) *rest++ = '\0';
-
-        if (data_for) {
-            int df = data_for;
-            data_for = 0;
-            if (df == 1) {
-                br_arg *a = &c->args[c->nargs - 1];
-                if (strcmp(kw, "values") == 0) {
-                    a->data_kind = BR_DATA_VALUES;
-                    if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) return -1;
-                    a->hash = br_fingerprint(a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
-                } else if (strcmp(kw, "pattern") == 0) {
-                    if (parse_pattern(p, a, rest) != 0) return -1;
-                } else return perr(p, "expected a values or pattern line after arg %s", a->name);
-            } else {
-                br_expect *e = &c->expect[c->nexpect - 1];
-                if (strcmp(kw, "values") == 0) {
-                    e->data_kind = BR_DATA_VALUES;
-                    if (e->dtype == BCT_NONE) {
-                        while (*rest == ' ') rest++;
-                        if (*rest) return perr(p, "a shape-only result takes an empty values line");
-                    } else if (parse_values(p, rest, e->dtype, e->nelem, &e->values) != 0) return -1;
-                } else if (strcmp(kw, "digest") == 0) {
-                    if (e->dtype == BCT_NONE) return perr(p, "a shape-only result takes an empty values line");
-                    if (parse_digest(p, e, rest) != 0) return -1;
-                } else return perr(p, "expected a values or digest line after expect");
-            }
-            continue;
-        }
-
-        int k = -1;
-        for (int i = 0; i < K_N; i++)
-            if (kw[0] == key_names[i][0] && strcmp(kw, key_names[i]) == 0) { k = i; break; }
-        if (k < 0) return perr(p, "unknown key '%.40s'", kw);
-        if (c == NULL) {
-            if (k != K_CASE) return perr(p, "'%s' outside a case record (expected 'case ID')", kw);
-        } else {
-            if (k == K_CASE) return perr(p, "case %s is not closed with 'end' before the next case", c->id);
-            if (k < last_key) return perr(p, "key '%s' out of order (after '%s')", kw, key_names[last_key]);
-            if ((seen & (1u << k)) && k != K_ARG && k != K_EXPECT && k != K_MESSAGE)
-                return perr(p, "key '%s' repeats", kw);
-        }
-        seen |= 1u << k;
-        last_key = k;
-        switch (k) {
-        case K_CASE: {
-            char *t[2];
-            if (split(rest, t, 1, 0) != 1) return perr(p, "case needs one ID without spaces");
-            for (const char *q = t[0]; *q; q++)
-                if ((unsigned char)*q > 0x7e) return perr(p, "case id has a non-ASCII character");
-            if (grow_cases(cs) != 0)
-                return perr(p, cs->live ? "cases loaded after live sets were reserved (runner bug)" : "out of memory");
-            c = &cs->cases[cs->n];
-            memset(c, 0, sizeof *c);
-            c->id = t[0];
-            c->file = P.file;
-            c->line = P.line;
-            c->tags = c->rules = c->source = "";
-            c->target_rank = -1;
-            c->args = P.args;
-            seen = 1u << K_CASE;
-            break;
-        }
-        case K_SUITE: {
-            char *t[2];
-            if (split(rest, t, 1, 0) != 1) return perr(p, "suite needs one NAME");
-            c->suite = t[0];
-            break;
-        }
-        case K_TAGS: c->tags = rest; break;
-        case K_RULES: c->rules = rest; break;
-        case K_SOURCE: c->source = rest; break;
-        case K_OP: {
-            char *t[2];
-            if (split(rest, t, 1, 0) != 1 || (c->op = bc_op_from_name(t[0])) < 0 || c->op >= BCT_OP_COUNT)
-                return perr(p, "unknown op '%.40s'", rest);
-            break;
-        }
-        case K_MODE:
-            if (strcmp(rest, "value") == 0) c->mode = BCT_MODE_VALUE;
-            else if (strcmp(rest, "inplace") == 0) c->mode = BCT_MODE_INPLACE;
-            else if (strcmp(rest, "out") == 0) c->mode = BCT_MODE_OUT;
-            else if (strcmp(rest, "grad") == 0) c->mode = BCT_MODE_GRAD;
-            else return perr(p, "unknown mode '%.40s'", rest);
-            break;
-        case K_ATTR: {
-            char *t[3];
-            if (split(rest, t, 2, 0) != 2) return perr(p, "attr needs: axis N or shape (..)");
-            if (strcmp(t[0], "axis") == 0) {
-                if (parse_i64(t[1], &c->axis) != 0) return perr(p, "bad axis '%.40s'", t[1]);
-                c->has_axis = 1;
-            } else if (strcmp(t[0], "shape") == 0) {
-                if (shape_field(p, t[1], "attr shape", &c->target_shape, &c->target_rank) != 0) return -1;
-            } else return perr(p, "unknown attr '%.40s'", t[0]);
-            break;
-        }
-        case K_ARG: {
-            int nd = 0;
-            if (parse_arg(p, c, rest, &nd) != 0) return -1;
-            data_for = nd ? 1 : 0;
-            break;
-        }
-        case K_EXPECT: {
-            int nd = 0;
-            if (parse_expect(p, c, rest, &nd) != 0) return -1;
-            data_for = nd ? 2 : 0;
-            break;
-        }
-        case K_MESSAGE:
-            if (c->nmsg < 4) c->msg[c->nmsg++] = rest;
-            break;
-        case K_END:
-            if (*rest) return perr(p, "'end' takes nothing after it");
-            if (c->suite == NULL) return perr(p, "case %s has no suite", c->id);
-            if (!(seen & (1u << K_OP))) return perr(p, "case %s has no op", c->id);
-            if (check_case(p, c) != 0) return -1;
-            c->args = br_pool_alloc(&cs->pool, (size_t)(c->nargs ? c->nargs : 1) * sizeof *c->args);
-            if (c->args == NULL) return perr(p, "out of memory");
-            memcpy(c->args, P.args, (size_t)c->nargs * sizeof *c->args);
-            cs->n++;
-            c = NULL;
-            last_key = -1;
-            break;
-        default: break;
-        }
+        if (read_line(p, &st, line) != 0) return -1;
     }
     if (P.line == 0) { P.line = 1; return perr(p, "empty file (expected 'bcast-cases 1')"); }
-    if (data_for) return perr(p, "truncated: missing the data line");
-    if (c != NULL) return perr(p, "truncated: case %s has no 'end'", c->id);
+    if (st.data_for) return perr(p, "truncated: missing the data line");
+    if (st.c != NULL) return perr(p, "truncated: case %s has no 'end'", st.c->id);
     return 0;
 }
 

@@ -170,6 +170,57 @@ static void value_dst(const operand *src0, const operand *src1, int nd, operand 
         dst->dims[d] = src0->dims[d] != 1 ? src0->dims[d] : src1->dims[d];
 }
 
+/* Where dst's values go: self's memory in place (refused when oneDNN needed
+ * a copy of self), else a buffer from alloc_output at dst's dims. 0, or -1
+ * with the message written. */
+static int dst_handle(const bct_call *call, int rank, int nd, const operand *src0, operand *dst)
+{
+    const bct_array *x = &call->args[0];
+    if (call->mode == BCT_MODE_INPLACE) {
+        if (src0->copy != NULL) {                  /* cannot write through a copy */
+            snprintf(call->message, call->message_cap,
+                     "oneDNN refused self's strides; a copy cannot be written in place");
+            return -1;
+        }
+        dst->handle = src0->handle;
+        return 0;
+    }
+    int64_t shape[BCT_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        shape[d] = dst->dims[d + nd - rank];
+    dst->handle = call->alloc_output(call->ctx, x->dtype, rank, shape);
+    if (dst->handle == NULL) {       /* oneDNN took these dims; bcast cannot hold the result */
+        snprintf(call->message, call->message_cap,
+                 "oneDNN raised no error for these dst dims (primitive created, dst size %zu bytes by "
+                 "dnnl_memory_desc_get_size); bcast's alloc_output refused a result of this shape, so "
+                 "it cannot be returned", dnnl_memory_desc_get_size(&dst->md));
+        return -1;
+    }
+    return 0;
+}
+
+/* Wraps the three operands in memory objects (into m[0..2], which the caller
+ * destroys) and executes prim on the stream. dnnl_success, or the failing
+ * status with *stage naming the call. */
+static dnnl_status_t execute(dnnl_primitive_t prim, const operand *src0, const operand *src1,
+                             const operand *dst, dnnl_memory_t *m, const char **stage)
+{
+    dnnl_status_t s;
+    if ((s = dnnl_memory_create(&m[0], &src0->md, engine, src0->handle)) != dnnl_success ||
+        (s = dnnl_memory_create(&m[1], &src1->md, engine, src1->handle)) != dnnl_success ||
+        (s = dnnl_memory_create(&m[2], &dst->md, engine, dst->handle)) != dnnl_success) {
+        *stage = "dnnl_memory_create";
+        return s;
+    }
+    dnnl_exec_arg_t args[3] = {
+        {DNNL_ARG_SRC_0, m[0]}, {DNNL_ARG_SRC_1, m[1]}, {DNNL_ARG_DST, m[2]},
+    };
+    if ((s = dnnl_primitive_execute(prim, stream, 3, args)) != dnnl_success ||
+        (s = dnnl_stream_wait(stream)) != dnnl_success)
+        *stage = "dnnl_primitive_execute";
+    return s;
+}
+
 /* Runs one case: descriptor, primitive, then (value mode) alloc_output at
  * dst's dims and execution into it. */
 static int onednn_run(const bct_call *call)
@@ -183,7 +234,7 @@ static int onednn_run(const bct_call *call)
     dnnl_binary_desc_t bd;
     dnnl_primitive_desc_t pd = NULL;
     dnnl_primitive_t prim = NULL;
-    dnnl_memory_t m0 = NULL, m1 = NULL, md = NULL;
+    dnnl_memory_t m[3] = { NULL, NULL, NULL };
 
     if (alg_of(call->op) == dnnl_alg_kind_undef) {   /* before touching args: a probed op may have one */
         snprintf(call->message, call->message_cap, "oneDNN's binary primitive has no algorithm for this op (bcast op %d)", call->op);
@@ -219,40 +270,10 @@ static int onednn_run(const bct_call *call)
         stage = "dnnl_primitive_create";
         goto fail;
     }
-    if (call->mode == BCT_MODE_INPLACE) {
-        if (src0.copy != NULL) {                   /* cannot write through a copy */
-            snprintf(call->message, call->message_cap,
-                     "oneDNN refused self's strides; a copy cannot be written in place");
-            goto cleanup;
-        }
-        dst.handle = src0.handle;
-    } else {
-        int64_t shape[BCT_MAX_RANK];
-        for (int d = 0; d < rank; d++)
-            shape[d] = dst.dims[d + nd - rank];
-        dst.handle = call->alloc_output(call->ctx, x->dtype, rank, shape);
-        if (dst.handle == NULL) {       /* oneDNN took these dims; bcast cannot hold the result */
-            snprintf(call->message, call->message_cap,
-                     "oneDNN raised no error for these dst dims (primitive created, dst size %zu bytes by "
-                     "dnnl_memory_desc_get_size); bcast's alloc_output refused a result of this shape, so "
-                     "it cannot be returned", dnnl_memory_desc_get_size(&dst.md));
-            goto cleanup;
-        }
-    }
-    if ((s = dnnl_memory_create(&m0, &src0.md, engine, src0.handle)) != dnnl_success ||
-        (s = dnnl_memory_create(&m1, &src1.md, engine, src1.handle)) != dnnl_success ||
-        (s = dnnl_memory_create(&md, &dst.md, engine, dst.handle)) != dnnl_success) {
-        stage = "dnnl_memory_create";
+    if (dst_handle(call, rank, nd, &src0, &dst) != 0)
+        goto cleanup;
+    if ((s = execute(prim, &src0, &src1, &dst, m, &stage)) != dnnl_success)
         goto fail;
-    }
-    dnnl_exec_arg_t args[3] = {
-        {DNNL_ARG_SRC_0, m0}, {DNNL_ARG_SRC_1, m1}, {DNNL_ARG_DST, md},
-    };
-    if ((s = dnnl_primitive_execute(prim, stream, 3, args)) != dnnl_success ||
-        (s = dnnl_stream_wait(stream)) != dnnl_success) {
-        stage = "dnnl_primitive_execute";
-        goto fail;
-    }
     status = BCT_OK;
     goto cleanup;
 fail:
@@ -260,9 +281,8 @@ fail:
     if (s == dnnl_out_of_memory)
         status = BCT_ERR_OTHER;
 cleanup:
-    dnnl_memory_destroy(m0);
-    dnnl_memory_destroy(m1);
-    dnnl_memory_destroy(md);
+    for (int i = 0; i < 3; i++)
+        dnnl_memory_destroy(m[i]);
     dnnl_primitive_destroy(prim);
     dnnl_primitive_desc_destroy(pd);
     free(src0.copy);
