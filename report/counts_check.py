@@ -31,6 +31,10 @@ import runs                # noqa: E402
 
 BLOCK = re.compile(r"#\s*([\d,]+)\s+(?:cases?(?:\s*\([^)]*\))?:|x\s)")
 SYMPTOM = re.compile(r"#\s+[\d,]+ of them")
+# A block as bcast-run --write-expectations heads it: "# F3: NAME...: 156 cases, OPS; DTYPES".
+RUNNER_BLOCK = re.compile(r"#\s*(F\d+):.*:\s*(\d[\d,]*) cases?,")
+# A family cell that names the blocks it sums: "(970: F2-F5, F14)".
+BLOCK_IDS = re.compile(r"^(.*):\s*(F\d+(?:-F\d+)?(?:\s*,\s*F\d+(?:-F\d+)?)*)$")
 FAMILY_CELL = re.compile(r"^[^(]*\(([^()]*)\)")
 NUMBER = r"\d[\d,]*"
 
@@ -45,21 +49,45 @@ def blocks(path):
     group that states one. A group after a blank line that states none (e.g. a later
     `# hand family:` section of another suite) ends it too, and its entries are not counted;
     a group right after an entry (a `# hand family:` marker splitting the block) or one that
-    opens with `#   N of them` (a symptom of the block) continues it."""
+    opens with `#   N of them` (a symptom of the block) continues it. A block headed the
+    way bcast-run writes it (`# F3: ...: N cases, ...`) also carries its finding id."""
+    return [tuple(b[:3]) for b in _blocks(path)]
+
+
+def block_ids(path):
+    """{finding id: stated size} of the blocks bcast-run headed (`# F3: ...: N cases, ...`)."""
+    return {b[3]: b[0] for b in _blocks(path) if b[3]}
+
+
+def _blocks(path):
     out, current, prev = [], None, "blank"
     with open(path, encoding="utf-8") as fh:
         for i, line in enumerate(fh, 1):
             kind = "comment" if line.startswith("#") else "entry" if line.strip() else "blank"
-            m = BLOCK.match(line)
-            if m:
-                current = [number(m.group(1)), 0, i]
+            m, r = BLOCK.match(line), RUNNER_BLOCK.match(line)
+            if m or r:
+                current = [number(m.group(1)), 0, i, None] if m else [number(r.group(2)), 0, i, r.group(1)]
                 out.append(current)
             elif kind == "comment" and prev == "blank" and not SYMPTOM.match(line):
                 current = None
             elif kind == "entry" and current is not None:
                 current[1] += 1
             prev = kind
-    return [tuple(b) for b in out]
+    return out
+
+
+def cited_blocks(cell):
+    """(cell without the ids, [finding ids]) when a family cell names the blocks it sums,
+    as in "name (970: F2-F5, F14)"; (cell, []) otherwise. F2-F5 is F2, F3, F4, F5."""
+    m = FAMILY_CELL.match(cell)
+    ids = BLOCK_IDS.match(m.group(1).strip()) if m else None
+    if not ids:
+        return cell, []
+    out = []
+    for part in re.split(r"\s*,\s*", ids.group(2)):
+        lo, _, hi = part.partition("-")
+        out += ["F%d" % k for k in range(int(lo[1:]), int((hi or lo)[1:]) + 1)]
+    return cell[:m.start(1)] + ids.group(1) + ")", out
 
 
 def stated_counts(cell):
@@ -119,6 +147,12 @@ def check(entries):
             by_notes.setdefault(notes, []).append((e["name"], exp, sizes))
     for notes, targets in sorted(by_notes.items()):
         for line, cell in family_rows(notes):
+            cell, ids = cited_blocks(cell)
+            if ids:
+                ok, msg = _check_cited(cell, ids, targets)
+                passed += ok
+                bad += [] if ok else ["%s:%d: %s" % (notes, line, msg)]
+                continue
             for label, n in stated_counts(cell):
                 chosen = [t for t in targets if not label or t[0].split("-")[-1] == label]
                 if not chosen:
@@ -129,6 +163,24 @@ def check(entries):
                     bad.append("%s:%d: %s states %d cases, and no block of %s says %d" % (
                         notes, line, cell[:60], n, " or ".join(t[1] for t in chosen), n))
     return passed, bad
+
+
+def _check_cited(cell, ids, targets):
+    """(True, '') when the count a family cell states (summed: "502 + 12") is the total of
+    the blocks it cites in its one target's expectations file; (False, why) otherwise."""
+    counts = stated_counts(cell)
+    if not counts or len(targets) != 1:
+        return False, "%s cites blocks %s but states no count, or its FINDINGS.md serves %d targets" % (
+            cell[:60], ",".join(ids), len(targets))
+    known = block_ids(targets[0][1])
+    missing = [i for i in ids if i not in known]
+    if missing:
+        return False, "%s cites %s, which %s has no block for" % (cell[:60], ",".join(missing), targets[0][1])
+    stated, total = sum(n for _, n in counts), sum(known[i] for i in ids)
+    if stated != total:
+        return False, "%s states %d cases, and its blocks %s in %s hold %d" % (
+            cell[:60], stated, ",".join(ids), targets[0][1], total)
+    return True, ""
 
 
 def main(argv):

@@ -788,6 +788,35 @@ def test_counts_check(tmp):
           and counts_check.stated_counts("x (2,854)") == [("", 2854)], "count forms: labelled, summed, thousands")
 
 
+def test_counts_check_cited_blocks(tmp):
+    """counts_check: a family cell that cites bcast-run's blocks ("(3: F1, F2)") must state their
+    total; a wrong total, an unknown id and a block whose entries differ from its header fail."""
+    d = os.path.join(tmp, "cited")
+    os.makedirs(d)
+    exp, notes = os.path.join(d, "expectations"), os.path.join(d, "FINDINGS.md")
+    reg = os.path.join(d, "registry.tsv")
+    with open(reg, "w") as fh:
+        fh.write("t\tt.so\t-\t%s\t-\t-\n" % exp)
+
+    def run(f1_size, cell):
+        with open(exp, "w") as fh:
+            fh.write("# header\n\n# F1: one: wrong values, where the profile succeeds: %d cases, add; f32\n"
+                     "a/1 r\na/2 r\n\n# F2: two: raises dtype: %d case, sub; i8\nb/1 r\n" % (f1_size, 1))
+        with open(notes, "w") as fh:
+            fh.write("| family (cases) | smallest |\n| --- | --- |\n| %s | `a/1` |\n" % cell)
+        return counts_check.check(runs.read_registry(reg))
+    passed, bad = run(2, "both (3: F1-F2)")
+    check(passed == 3 and not bad, "cited blocks summed, ranges expanded: %s %s" % (passed, bad))
+    _, bad = run(2, "both (2 + 2: F1, F2)")
+    check(len(bad) == 1 and "states 4 cases, and its blocks F1,F2" in bad[0], "a wrong total fails: %s" % bad)
+    _, bad = run(2, "both (3: F1, F9)")
+    check(len(bad) == 1 and "cites F9" in bad[0], "an unknown block id fails: %s" % bad)
+    _, bad = run(3, "both (4: F1, F2)")
+    check(len(bad) == 1 and "says 3 cases and holds 2" in bad[0], "a runner block's header is checked too: %s" % bad)
+    check(counts_check.cited_blocks("x (970: F2-F4, F9)") == ("x (970)", ["F2", "F3", "F4", "F9"]),
+          "cited_blocks splits the count from the ids")
+
+
 def test_hand_families(tmp):
     """findings_check reads curated family headers, with or without a label after the count; an
     indented "N of them" line is a note inside a family, not a new one."""
@@ -873,7 +902,7 @@ def main():
         test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named
