@@ -23,6 +23,7 @@
  * answers BCT_ERR_RANK_LIMIT. NumPy's 32 is a property of the NumPy profile. */
 #define BC_MAX_RANK 128
 #define BC_NUMPY_MAX_RANK 32
+#define BC_NUMPY2_MAX_RANK 64   /* B33: NumPy 2 raised NPY_MAXDIMS to 64 */
 
 /* The ops whose gradient ref computes (BCT_MODE_GRAD, B23-B31): the case
  * format allows `mode grad` for exactly these. */
@@ -57,6 +58,10 @@ int bc_shape_parse(const char *text, bc_shape *out);
 /* B15/B16: rejects negative extents and ranks above BC_MAX_RANK (in the NumPy
  * profile above BC_NUMPY_MAX_RANK). Sizes are not counted. */
 int bc_check_extents(const bc_shape *s, int profile, int operand, bc_error *err);
+
+/* B15, B33: the most dimensions NumPy allows in a NumPy profile (32 for
+ * numpy, 64 for numpy2); BC_NUMPY_MAX_RANK for any other profile. */
+int bc_numpy_max_rank(int profile);
 
 /* B15/B16: bc_check_extents, and an element count that overflows as the
  * profile's library counts it (left to right, stopping at the first 0: NumPy
@@ -129,5 +134,11 @@ const char *bc_status_name(int status);
 int bc_status_from_name(const char *name);
 const char *bc_profile_name(int profile);
 int bc_profile_from_name(const char *name);
+
+/* The profile's library family, whatever its generation: numpy and numpy2
+ * are NumPy, torch and torch2 torch. Rules that did not change between
+ * generations test the family; the rules that did (B32, B33) test the profile. */
+int bc_profile_is_numpy(int profile);
+int bc_profile_is_torch(int profile);
 
 #endif /* BCAST_REF_H */

@@ -74,8 +74,19 @@ typedef enum bct_mode {
                              gradient per differentiable input, from alloc_grad */
 } bct_mode;
 
-/* Semantics profile: decides cases where NumPy and torch differ. */
-typedef enum bct_profile { BCT_PROFILE_NUMPY = 0, BCT_PROFILE_TORCH = 1 } bct_profile;
+/* Semantics profile: decides cases where NumPy and torch differ, and where a
+ * generation of one library differs from the one before (NumPy 1.24 and 2.x,
+ * torch 1.13 and 2.x). The family is profile % 2 (0 NumPy, 1 torch), the
+ * generation profile / 2; values 0 and 1 keep their meaning, so an adapter
+ * built before 2 and 3 existed still declares and reads them as it did. An
+ * adapter that branches on call->profile should branch on the family. */
+typedef enum bct_profile {
+    BCT_PROFILE_NUMPY = 0,    /* NumPy 1.24 */
+    BCT_PROFILE_TORCH = 1,    /* torch 1.13 */
+    BCT_PROFILE_NUMPY2 = 2,   /* NumPy 2 (2.4): NEP 50 promotion, 64 dims */
+    BCT_PROFILE_TORCH2 = 3    /* torch 2 (2.15) */
+} bct_profile;
+#define BCT_PROFILE_COUNT 4
 
 /* The fixed error classes. BCT_OK (0) is success. */
 typedef enum bct_status {

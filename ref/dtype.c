@@ -1,4 +1,4 @@
-/* dtype.c - result dtypes: NumPy 1.24 and torch 1.13 promotion (B18, B19). */
+/* dtype.c - result dtypes: NumPy 1.24, NumPy 2 and torch promotion (B18, B19, B32). */
 #include <math.h>
 #include <string.h>
 #include "ref_internal.h"
@@ -126,8 +126,10 @@ static int signed_or_float(int dt)
 
 /* np.result_type over arrays (1.24): when some operand has dimensions and the
  * highest kind among 0-d operands is not above the highest kind among the
- * dimensioned ones, 0-d operands count as their min_scalar_type (B19). */
-static int np_result_type(const bct_array *args, int n)
+ * dimensioned ones, 0-d operands count as their min_scalar_type (B19).
+ * With nep50 (NumPy 2, B32) no operand is value-based: a 0-d array promotes
+ * by its dtype like any array, so the result is promote_types over all. */
+static int np_result_type(const bct_array *args, int n, int nep50)
 {
     int max_arr = -1, max_sc = -1, any_dim = 0, res, rs, value_based;
     int small[BC_ITER_MAXOP] = {0}, type[BC_ITER_MAXOP] = {0};
@@ -136,7 +138,7 @@ static int np_result_type(const bct_array *args, int n)
         if (args[i].rank == 0) { if (k > max_sc) max_sc = k; }
         else { any_dim = 1; if (k > max_arr) max_arr = k; }
     }
-    value_based = any_dim && max_arr >= max_sc;
+    value_based = any_dim && max_arr >= max_sc && !nep50;
     for (int i = 0; i < n; i++)
         type[i] = value_based && args[i].rank == 0 ? np_min_scalar(&args[i], &small[i]) : args[i].dtype;
     res = type[0];
@@ -176,7 +178,7 @@ static int torch_result_type(const bct_array *args, int n)
 int bc_can_cast(int from, int to, int profile)
 {
     dinfo f = info(from), t = info(to);
-    if (profile == BCT_PROFILE_TORCH)
+    if (bc_profile_is_torch(profile))
         return !(f.kind == K_FLOAT && t.kind != K_FLOAT) && !(f.kind != K_BOOL && t.kind == K_BOOL);
     {
         /* NumPy same_kind: bool < unsigned < signed < float. */
@@ -242,17 +244,20 @@ static int op_dtypes(int op, const bct_array *args, int nin, int profile,
                            i, args[i].dtype);
     if (op == BCT_WHERE) {
         /* B19: where promotes x and y only; cond is read as truth values. */
-        if (profile == BCT_PROFILE_TORCH && args[0].dtype != BCT_BOOL && args[0].dtype != BCT_U8)
+        if (bc_profile_is_torch(profile) && args[0].dtype != BCT_BOOL && args[0].dtype != BCT_U8)
             return bc_fail(err, BCT_ERR_DTYPE, 0, -1, -1,
                            "where expected condition to be a boolean tensor, but got a tensor "
                            "with dtype %s (torch profile)", bc_dtype_name(args[0].dtype));
         in = args + 1;
         n = nin - 1;
     }
-    c = profile == BCT_PROFILE_NUMPY ? np_result_type(in, n) : torch_result_type(in, n);
-    if (profile == BCT_PROFILE_NUMPY && is_linear_search(op) && (c == BC_U16 || c == BC_U32 || c == BC_U64))
+    /* B32: NumPy 2 promotes 0-d arrays by dtype (NEP 50); torch 2 kept
+     * torch 1.13's category rule for 0-d tensors (measured, docs/semantics.md). */
+    c = bc_profile_is_numpy(profile) ? np_result_type(in, n, profile == BCT_PROFILE_NUMPY2)
+                                     : torch_result_type(in, n);
+    if (bc_profile_is_numpy(profile) && is_linear_search(op) && (c == BC_U16 || c == BC_U32 || c == BC_U64))
         c = np_linear_wide(in, n);
-    if (op == BCT_SUB && profile == BCT_PROFILE_TORCH) {
+    if (op == BCT_SUB && bc_profile_is_torch(profile)) {
         for (int i = 0; i < n; i++)
             if (in[i].dtype == BCT_BOOL)
                 return bc_fail(err, BCT_ERR_DTYPE, i, -1, -1,
@@ -263,10 +268,10 @@ static int op_dtypes(int op, const bct_array *args, int nin, int profile,
         return bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
                        "boolean subtract is not supported (%s profile); use logical_xor", pn);
     if (op == BCT_DIV && !bc_is_float(c))
-        c = profile == BCT_PROFILE_NUMPY ? BCT_F64 : BCT_F32; /* B18: true division gives a float */
+        c = bc_profile_is_numpy(profile) ? BCT_F64 : BCT_F32; /* B18: true division gives a float */
     if ((op == BCT_FLOOR_DIVIDE || op == BCT_REMAINDER || op == BCT_POW || op == BCT_MATMUL) &&
         c == BCT_BOOL) {
-        if (profile == BCT_PROFILE_TORCH)
+        if (bc_profile_is_torch(profile))
             return bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
                            "%s is not implemented for bool (torch profile)", bc_op_name(op));
         if (op != BCT_MATMUL)
@@ -276,7 +281,7 @@ static int op_dtypes(int op, const bct_array *args, int nin, int profile,
         return bc_fail(err, BCT_ERR_DTYPE, -1, -1, -1,
                        "%s is not supported for the input types (float %s; %s profile)",
                        bc_op_name(op), bc_dtype_name(c), pn);
-    if (op == BCT_MATMUL && profile == BCT_PROFILE_TORCH && args[0].dtype != args[1].dtype)
+    if (op == BCT_MATMUL && bc_profile_is_torch(profile) && args[0].dtype != args[1].dtype)
         return bc_fail(err, BCT_ERR_DTYPE, 0, 1, -1,
                        "matmul: expected both operands to have the same dtype, got %s and %s "
                        "(torch profile)", bc_dtype_name(args[0].dtype), bc_dtype_name(args[1].dtype));

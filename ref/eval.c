@@ -45,12 +45,12 @@ static int same_shape(const bc_shape *a, const bc_shape *b)
  * (NumPy refuses the read-only broadcast view whatever its size). */
 static int check_overlap(const bct_array *w, int which, int profile, bc_error *err)
 {
-    for (int i = 0; i < w->rank && profile == BCT_PROFILE_TORCH; i++)
+    for (int i = 0; i < w->rank && bc_profile_is_torch(profile); i++)
         if (w->shape[i] == 0)
             return BCT_OK;
     for (int i = 0; i < w->rank; i++)
         if (w->shape[i] > 1 && w->strides[i] == 0)
-            return bc_fail(err, BCT_ERR_OVERLAP, which, -1, i, profile == BCT_PROFILE_NUMPY
+            return bc_fail(err, BCT_ERR_OVERLAP, which, -1, i, bc_profile_is_numpy(profile)
                            ? "output array is read-only: operand %d is a broadcast view "
                              "(stride 0 at dimension %d, extent %lld)"
                            : "unsupported operation: more than one element of the written-to "
@@ -68,7 +68,7 @@ static int alloc_dest(const bct_call *call, int dtype, const bc_shape *s, dest *
     int st;
     /* B16: NumPy will not allocate a result whose non-zero extents overflow
      * intp in bytes, even an empty one; torch allocates the empty result. */
-    if (call->profile == BCT_PROFILE_NUMPY && (st = bc_check_numpy_bytes(s, dtype, -1, err)) != BCT_OK)
+    if (bc_profile_is_numpy(call->profile) && (st = bc_check_numpy_bytes(s, dtype, -1, err)) != BCT_OK)
         return st;
     if (size > 0 && n > INT64_MAX / size)
         return bc_fail(err, BCT_ERR_OVERFLOW, -1, -1, -1,
@@ -215,14 +215,14 @@ static int dtypes_before_shapes(const bct_call *call, int kop, int nin, const bc
                                 const bct_array *dt, int *compute, int *result, bc_error *err)
 {
     int profile = call->profile, mode = call->mode, st;
-    if (profile == BCT_PROFILE_TORCH && (kop == BCT_SUB || kop == BCT_WHERE)) {
+    if (bc_profile_is_torch(profile) && (kop == BCT_SUB || kop == BCT_WHERE)) {
         st = bc_op_dtypes(kop, dt, nin, profile, compute, result, err);
         if (st != BCT_OK) return st;
     }
     if (w != NULL && (st = check_overlap(w, mode == BCT_MODE_INPLACE ? 0 : call->nargs - 1,
                                          profile, err)) != BCT_OK)
         return st;
-    if (profile == BCT_PROFILE_NUMPY) {
+    if (bc_profile_is_numpy(profile)) {
         /* B19: in-place and out= may hold a wide unsigned result by casting it */
         st = (w != NULL ? bc_op_dtypes_wide : bc_op_dtypes)(kop, dt, nin, profile, compute, result, err);
         if (st == BCT_OK && w != NULL && !bc_can_cast(*result, w->dtype, profile))
@@ -269,7 +269,7 @@ static int elementwise_shape(const bct_call *call, int nin, const bct_array *w, 
     } else if (mode == BCT_MODE_INPLACE) {
         st = bc_inplace_shape(&shapes[0], &shapes[1], err); /* B8 */
         *res = shapes[0];
-    } else if (mode == BCT_MODE_OUT && profile == BCT_PROFILE_NUMPY) {
+    } else if (mode == BCT_MODE_OUT && bc_profile_is_numpy(profile)) {
         /* B8 for out=: inputs and out must broadcast together, to out's shape. */
         bc_shape_of(w, &shapes[nin]);
         st = bc_broadcast_shapes(shapes, nin + 1, res, err);
@@ -310,11 +310,11 @@ static int element_errors(int kop, int profile, int compute, const bct_array *in
                           bc_error *err)
 {
     if (count_of(res) <= 0 || !bc_is_int(compute)) return BCT_OK;
-    if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && profile == BCT_PROFILE_TORCH &&
+    if ((kop == BCT_FLOOR_DIVIDE || kop == BCT_REMAINDER) && bc_profile_is_torch(profile) &&
         any_element(&in[1], compute, 0))
         return bc_fail(err, BCT_ERR_DIVISION_BY_ZERO, 1, -1, -1,
                        "ZeroDivisionError: integer %s by zero (torch profile)", bc_op_name(kop));
-    if (kop == BCT_POW && profile == BCT_PROFILE_NUMPY && any_element(&in[1], compute, 1))
+    if (kop == BCT_POW && bc_profile_is_numpy(profile) && any_element(&in[1], compute, 1))
         return bc_fail(err, BCT_ERR_OTHER, 1, -1, -1,
                        "Integers to negative integer powers are not allowed.");
     return BCT_OK;
@@ -345,7 +345,7 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
     promotion_view(call, nin, dt);
     if ((st = dtypes_before_shapes(call, kop, nin, w, dt, &compute, &result, err)) != BCT_OK) return st;
     if ((st = elementwise_shape(call, nin, w, shapes, in, ysh, yst, &res, &resize, err)) != BCT_OK) return st;
-    if (profile == BCT_PROFILE_TORCH && (st = torch_dtypes(kop, nin, w, dt, &compute, &result, err)) != BCT_OK)
+    if (bc_profile_is_torch(profile) && (st = torch_dtypes(kop, nin, w, dt, &compute, &result, err)) != BCT_OK)
         return st;
     loop_out = result;
     if ((wide = wide_bits(result)) != 0)
@@ -377,15 +377,15 @@ static int eval_view(const bct_call *call, bc_error *err)
     bc_shape_of(x, &from);
     to.rank = call->target_rank;
     for (int i = 0; i < to.rank; i++) to.dim[i] = call->target_shape[i];
-    if (call->op == BCT_BROADCAST_TO && call->profile == BCT_PROFILE_NUMPY) {
+    if (call->op == BCT_BROADCAST_TO && bc_profile_is_numpy(call->profile)) {
         /* B15: NumPy builds the target's iterator before it compares the
          * shapes, so a target above 32 dims fails first (a negative entry
          * before that: bc_broadcast_to_shape) */
         int neg = 0;
         for (int i = 0; i < to.rank; i++) neg |= to.dim[i] < 0;
-        st = !neg && to.rank > BC_NUMPY_MAX_RANK
+        st = !neg && to.rank > bc_numpy_max_rank(call->profile)
            ? bc_fail(err, BCT_ERR_RANK_LIMIT, -1, -1, -1, "maximum supported dimension for an ndarray is %d, "
-                     "found %d (the broadcast_to target)", BC_NUMPY_MAX_RANK, to.rank)
+                     "found %d (the broadcast_to target)", bc_numpy_max_rank(call->profile), to.rank)
            : bc_broadcast_to_shape(&from, &to, err);
         res = to;
     } else {
@@ -416,12 +416,12 @@ static int eval_matmul(const bct_call *call, bc_error *err)
     int compute, result, st;
     bc_shape_of(&call->args[0], &a);
     bc_shape_of(&call->args[1], &b);
-    if (call->profile == BCT_PROFILE_TORCH && a.rank == 1 && b.rank == 1 &&
+    if (bc_profile_is_torch(call->profile) && a.rank == 1 && b.rank == 1 &&
         call->args[0].dtype != call->args[1].dtype)
         /* torch's dot compares dtypes before sizes (bool fails after, in the kernel). */
         return bc_op_dtypes(BCT_MATMUL, call->args, 2, call->profile, &compute, &result, err);
     st = BCT_OK;
-    if (call->profile == BCT_PROFILE_TORCH) {
+    if (bc_profile_is_torch(call->profile)) {
         /* B13/B14: torch broadcasts the batch dims (infer_size) before bmm
          * compares the core dims, so a call wrong both ways is
          * not-broadcastable there; NumPy's gufunc checks the core first. */
@@ -432,7 +432,7 @@ static int eval_matmul(const bct_call *call, bc_error *err)
     }
     if (st == BCT_OK) st = bc_matmul_shape(&a, &b, &res, err);        /* B12-B14 */
     if (st == BCT_OK) st = bc_check_shape(&res, call->profile, -1, err);
-    if (st == BCT_OK && call->profile == BCT_PROFILE_TORCH && (a.rank > 1 || b.rank > 1) &&
+    if (st == BCT_OK && bc_profile_is_torch(call->profile) && (a.rank > 1 || b.rank > 1) &&
         (call->args[0].dtype != call->args[1].dtype || call->args[0].dtype == BCT_BOOL) &&
         (count_of(&res) == 0 || a.dim[a.rank - 1] == 0)) {
         /* torch refuses bool and mixed dtypes only in its kernel, which an
@@ -465,7 +465,7 @@ static int eval_shapes(const bct_call *call, bc_error *err)
     }
     /* B16: NumPy counts the result ("broadcast dimensions too large"); torch's
      * broadcast_shapes computes the shape and counts nothing. */
-    if (st == BCT_OK && call->profile == BCT_PROFILE_NUMPY) st = bc_check_shape(&res, call->profile, -1, err);
+    if (st == BCT_OK && bc_profile_is_numpy(call->profile)) st = bc_check_shape(&res, call->profile, -1, err);
     if (st == BCT_OK) {
         char sb[512];
         if (call->alloc_output == NULL ||
@@ -484,7 +484,7 @@ static int check_call(const bct_call *call, bc_error *err)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown op %d", op);
     if (mode < BCT_MODE_VALUE || mode > BCT_MODE_GRAD)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown mode %d", mode);
-    if (call->profile != BCT_PROFILE_NUMPY && call->profile != BCT_PROFILE_TORCH)
+    if (call->profile < 0 || call->profile >= BCT_PROFILE_COUNT)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown profile %d", call->profile);
     if (mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & (UINT64_C(1) << op)))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: no gradient (grad mode)", bc_op_name(op));
@@ -513,7 +513,7 @@ static int check_call(const bct_call *call, bc_error *err)
          * byte size of every array (below). */
         if ((st = bc_check_extents(&s, call->profile, k, err)) != BCT_OK)
             return st;
-        if (mode == BCT_MODE_INPLACE && k == 0 && call->profile == BCT_PROFILE_TORCH &&
+        if (mode == BCT_MODE_INPLACE && k == 0 && bc_profile_is_torch(call->profile) &&
             (st = bc_check_shape(&s, call->profile, k, err)) != BCT_OK)
             return st;
         if (op == BCT_BROADCAST_SHAPES)
@@ -526,7 +526,7 @@ static int check_call(const bct_call *call, bc_error *err)
             return bc_fail(err, BCT_ERR_OTHER, k, -1, -1, "operand %d has elements but no data", k);
         /* B16: NumPy cannot even create such an operand (not even as a
          * stride-0 view), so that is its first error. */
-        if (call->profile == BCT_PROFILE_NUMPY &&
+        if (bc_profile_is_numpy(call->profile) &&
             (st = bc_check_numpy_bytes(&s, a->dtype, k, err)) != BCT_OK)
             return st;
     }

@@ -67,7 +67,7 @@ static void acc(int dtype, char *dst, int64_t ds, const char *src, int64_t ss, i
     static void NAME(int op, int which, int profile, T *t, const T *g, const T *x,        \
                      const T *y, const uint8_t *c, int64_t m, int log_f32)                \
     {                                                                                     \
-        int np = profile == BCT_PROFILE_NUMPY;                                            \
+        int np = bc_profile_is_numpy(profile);                                            \
         for (int64_t i = 0; i < m; i++) {                                                 \
             T gi = g[i], r = gi;                                                          \
             switch (op) {                                                                 \

@@ -20,7 +20,7 @@ static const char *const status_names[BCT_STATUS_COUNT] = {
     "rank-limit", "overflow", "invalid-shape", "division-by-zero", "dtype", "other"
 };
 
-static const char *const profile_names[2] = { "numpy", "torch" };
+static const char *const profile_names[BCT_PROFILE_COUNT] = { "numpy", "torch", "numpy2", "torch2" };
 
 /* Index of name in table, or -1. */
 static int lookup(const char *const *table, int n, const char *name)
@@ -73,10 +73,20 @@ int bc_status_from_name(const char *name)
 
 const char *bc_profile_name(int profile)
 {
-    return profile >= 0 && profile < 2 ? profile_names[profile] : "?";
+    return profile >= 0 && profile < BCT_PROFILE_COUNT ? profile_names[profile] : "?";
 }
 
 int bc_profile_from_name(const char *name)
 {
-    return lookup(profile_names, 2, name);
+    return lookup(profile_names, BCT_PROFILE_COUNT, name);
+}
+
+int bc_profile_is_numpy(int profile)
+{
+    return profile == BCT_PROFILE_NUMPY || profile == BCT_PROFILE_NUMPY2;
+}
+
+int bc_profile_is_torch(int profile)
+{
+    return profile == BCT_PROFILE_TORCH || profile == BCT_PROFILE_TORCH2;
 }

@@ -242,7 +242,7 @@ LOOP2(xor_loop_b, bc_bool, bc_bool, (bc_bool)(x ^ y))
  * which bc_op_dtypes has already refused. */
 bc_loop2 bc_binary_loop(int op, int dtype, int profile)
 {
-    int np = profile == BCT_PROFILE_NUMPY;
+    int np = bc_profile_is_numpy(profile);
     switch (dtype) {
     case BCT_BOOL:
         switch (op) {

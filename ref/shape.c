@@ -98,16 +98,24 @@ int bc_check_extents(const bc_shape *s, int profile, int operand, bc_error *err)
         return bc_fail(err, BCT_ERR_RANK_LIMIT, operand, -1, -1,
                        "operand %d has rank %d; ref supports at most %d dimensions",
                        operand, s->rank, BC_MAX_RANK);
-    if (profile == BCT_PROFILE_NUMPY && s->rank > BC_NUMPY_MAX_RANK)
+    if (bc_profile_is_numpy(profile) && s->rank > bc_numpy_max_rank(profile))
         return bc_fail(err, BCT_ERR_RANK_LIMIT, operand, -1, -1,
                        "maximum supported dimension for an ndarray is %d, found %d (operand %d)",
-                       BC_NUMPY_MAX_RANK, s->rank, operand);
+                       bc_numpy_max_rank(profile), s->rank, operand);
     for (int i = 0; i < s->rank; i++)
         if (s->dim[i] < 0)
             return bc_fail(err, BCT_ERR_INVALID_SHAPE, operand, -1, i,
                            "negative dimensions are not allowed: operand %d has shape %s (dimension %d)",
                            operand, bc_shape_format(s, buf, sizeof buf), i);
     return BCT_OK;
+}
+
+/* B15, B33: NumPy's NPY_MAXDIMS in the profile: 32 in NumPy 1.24, 64 in
+ * NumPy 2 (measured: np.zeros((1,)*64) works in 2.4.6, (1,)*65 raises
+ * "maximum supported dimension for an ndarray is currently 64"). */
+int bc_numpy_max_rank(int profile)
+{
+    return profile == BCT_PROFILE_NUMPY2 ? BC_NUMPY2_MAX_RANK : BC_NUMPY_MAX_RANK;
 }
 
 /* B16: does the element count fit, counted the way the profile's library
@@ -120,7 +128,7 @@ int bc_check_extents(const bc_shape *s, int profile, int operand, bc_error *err)
  * (0,2^62,4) is fine in both, while (2^62,4,0) fails in both. */
 static int count_overflows(const bc_shape *s, int profile)
 {
-    uint64_t p = 1, lim = profile == BCT_PROFILE_TORCH ? UINT64_MAX : (uint64_t)INT64_MAX;
+    uint64_t p = 1, lim = bc_profile_is_torch(profile) ? UINT64_MAX : (uint64_t)INT64_MAX;
     for (int i = 0; i < s->rank; i++) {
         uint64_t d = (uint64_t)s->dim[i];
         if (d == 0)
@@ -146,7 +154,7 @@ int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
     return bc_fail(err, BCT_ERR_OVERFLOW, operand, -1, -1,
                    "%s: the element count of shape %s overflows %s", who,
                    bc_shape_format(s, buf, sizeof buf),
-                   profile == BCT_PROFILE_TORCH ? "(torch: uint64 up to the first 0, int64 if non-empty)"
+                   bc_profile_is_torch(profile) ? "(torch: uint64 up to the first 0, int64 if non-empty)"
                                                 : "int64 (NumPy multiplies up to the first 0)");
 }
 

@@ -674,6 +674,93 @@ static void test_true_division_dtype(void)
     CHECK_EQ_I64(r.dtype, BCT_F64);
 }
 
+/* B32: NumPy 2 promotes a 0-d array by its dtype (NEP 50), NumPy 1.24 by its
+ * value; torch 2 kept torch 1.13's category rule. Each expectation was run:
+ *   P -c "import numpy as np; print((np.zeros(3,np.int8)+np.array(1000,np.int64)).dtype,
+ *     (np.zeros(3,np.float32)+np.array(1.0,np.float64)).dtype,
+ *     (np.zeros(3,np.uint8)&np.array(300,np.int64)).dtype,
+ *     (np.zeros(3,np.uint8)+np.array(1000,np.int64)).dtype)"
+ * with P=/usr/bin/python3 (NumPy 1.24.2): int16 float32 int16 uint16;
+ * with P=/work/wt-pyenv/.venv/oracles/bin/python (NumPy 2.4.6): int64 float64 int64 int64.
+ *   a=np.zeros(3,np.uint8); np.add(a,np.array(1,np.int64),out=a)
+ * runs in 1.24 (uint8) and raises UFuncTypeError in 2.4.6.
+ *   (torch.zeros(3,dtype=torch.int8)+torch.tensor(1000,dtype=torch.int64)).dtype,
+ *   (torch.zeros(3,dtype=torch.float32)+torch.tensor(1e300,dtype=torch.float64)).dtype
+ * is torch.int8 torch.float32 in torch 1.13.0a0 and in torch 2.15.0. */
+static void test_nep50_promotion_numpy2(void)
+{
+    int8_t i8[3] = { 1, 2, 3 };
+    uint8_t u8[3] = { 1, 2, 3 }, self[3] = { 1, 2, 3 };
+    int64_t thousand[1] = { 1000 }, three00[1] = { 300 }, one[1] = { 1 };
+    float f32[3] = { 1, 2, 3 };
+    double d1[1] = { 1.0 }, huge[1] = { 1e300 };
+    result r = run2(BCT_ADD, BCT_PROFILE_NUMPY2, mk(BCT_I8, "(3,)", i8), mk(BCT_I64, "()", thousand));
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK_EQ_I64(r.dtype, BCT_I64);                           /* 1.24: i16 (test_promotion_profiles) */
+    CHECK_EQ_I64(((int64_t *)(void *)r.data)[0], 1001);
+    r = run2(BCT_ADD, BCT_PROFILE_NUMPY, mk(BCT_F32, "(3,)", f32), mk(BCT_F64, "()", d1));
+    CHECK_EQ_I64(r.dtype, BCT_F32);
+    r = run2(BCT_ADD, BCT_PROFILE_NUMPY2, mk(BCT_F32, "(3,)", f32), mk(BCT_F64, "()", d1));
+    CHECK_EQ_I64(r.dtype, BCT_F64);
+    r = run2(BCT_BITWISE_AND, BCT_PROFILE_NUMPY, mk(BCT_U8, "(3,)", u8), mk(BCT_I64, "()", three00));
+    CHECK_EQ_I64(r.dtype, BCT_I16);                           /* 1.24's loop search */
+    r = run2(BCT_BITWISE_AND, BCT_PROFILE_NUMPY2, mk(BCT_U8, "(3,)", u8), mk(BCT_I64, "()", three00));
+    CHECK_EQ_I64(r.dtype, BCT_I64);
+    r = run2(BCT_ADD, BCT_PROFILE_NUMPY2, mk(BCT_U8, "(3,)", u8), mk(BCT_I64, "()", thousand));
+    CHECK_EQ_I64(r.status, BCT_OK);                           /* 1.24: uint16, a dtype error in bcast */
+    CHECK_EQ_I64(r.dtype, BCT_I64);
+    r = run2(BCT_LT, BCT_PROFILE_NUMPY2, mk(BCT_I8, "(3,)", i8), mk(BCT_I64, "()", thousand));
+    CHECK_EQ_I64(r.dtype, BCT_BOOL);
+    CHECK(((uint8_t *)r.data)[0] == 1);                       /* compared in i64: 1 < 1000 */
+    {
+        operand ops[2] = { mk(BCT_U8, "(3,)", self), mk(BCT_I64, "()", one) };
+        r = run(BCT_ADD, BCT_MODE_INPLACE, BCT_PROFILE_NUMPY, ops, 2);
+        CHECK_EQ_I64(r.status, BCT_OK);
+        r = run(BCT_ADD, BCT_MODE_INPLACE, BCT_PROFILE_NUMPY2, ops, 2);
+        CHECK_EQ_I64(r.status, BCT_ERR_DTYPE);                /* i64 does not cast to u8 (same_kind) */
+        CHECK(self[0] == 2 && self[1] == 3 && self[2] == 4);  /* written once, by the 1.24 run only */
+    }
+    for (int p = BCT_PROFILE_TORCH; p <= BCT_PROFILE_TORCH2; p += 2) {
+        r = run2(BCT_ADD, p, mk(BCT_I8, "(3,)", i8), mk(BCT_I64, "()", thousand));
+        CHECK_EQ_I64(r.dtype, BCT_I8);
+        r = run2(BCT_ADD, p, mk(BCT_F32, "(3,)", f32), mk(BCT_F64, "()", huge));
+        CHECK_EQ_I64(r.dtype, BCT_F32);
+    }
+}
+
+/* B15, B33: NumPy 2 allows 64 dimensions, NumPy 1.24 32. Run:
+ *   P -c "import numpy as np; [print(r, np.zeros((1,)*r).ndim) for r in (32,33,64,65)]"
+ * 1.24.2: 32 works, 33 raises "maximum supported dimension for an ndarray is 32, found 33";
+ * 2.4.6: 32, 33 and 64 work, 65 raises "... is currently 64, found 65". */
+static void test_rank_limit_numpy2(void)
+{
+    bc_shape b;
+    bc_error e;
+    b.rank = 64;
+    for (int i = 0; i < 65; i++) b.dim[i] = 1;
+    CHECK_EQ_I64(bc_check_shape(&b, BCT_PROFILE_NUMPY2, 0, &e), BCT_OK);
+    CHECK_EQ_I64(bc_check_shape(&b, BCT_PROFILE_NUMPY, 0, &e), BCT_ERR_RANK_LIMIT);
+    b.rank = 65;
+    CHECK_EQ_I64(bc_check_shape(&b, BCT_PROFILE_NUMPY2, 0, &e), BCT_ERR_RANK_LIMIT);
+    CHECK(strstr(e.message, "is 64, found 65") != NULL);
+    CHECK_EQ_I64(bc_check_shape(&b, BCT_PROFILE_TORCH2, 0, &e), BCT_OK);
+    CHECK_EQ_I64(bc_numpy_max_rank(BCT_PROFILE_NUMPY), 32);
+}
+
+/* The profile names of the case format and --profile, and their families. */
+static void test_profile_names_and_families(void)
+{
+    const char *names[BCT_PROFILE_COUNT] = { "numpy", "torch", "numpy2", "torch2" };
+    for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
+        CHECK(strcmp(bc_profile_name(p), names[p]) == 0);
+        CHECK_EQ_I64(bc_profile_from_name(names[p]), p);
+        CHECK_EQ_I64(bc_profile_is_numpy(p), p % 2 == 0);
+        CHECK_EQ_I64(bc_profile_is_torch(p), p % 2 == 1);
+    }
+    CHECK_EQ_I64(bc_profile_from_name("numpy3"), -1);
+    CHECK(strcmp(bc_profile_name(BCT_PROFILE_COUNT), "?") == 0);
+}
+
 /* B19: mixed dtypes and 0-d operands per profile. */
 static void test_promotion_profiles(void)
 {
@@ -1303,6 +1390,9 @@ int main(void)
     RUN(test_axis_rules);
     RUN(test_matmul_shapes);
     RUN(test_rank_limits);
+    RUN(test_rank_limit_numpy2);
+    RUN(test_nep50_promotion_numpy2);
+    RUN(test_profile_names_and_families);
     RUN(test_negative_and_overflow);
     RUN(test_count_overflow_per_profile);
     RUN(test_count_overflow_through_eval);

@@ -454,7 +454,7 @@ static int parse_expect(parser *p, br_case *c, char *rest, int *needs_data)
     e->grad_arg = -1;
     if (strcmp(t[0], "*") == 0) e->profile = BR_PROFILE_ANY;
     else if ((e->profile = bc_profile_from_name(t[0])) < 0)
-        return perr(p, "unknown profile '%.40s'", t[0]);
+        return perr(p, "unknown profile '%.40s' (profiles: * numpy torch numpy2 torch2)", t[0]);
     if (strcmp(t[1], "error") == 0) {
         if (n != 3) return perr(p, "expect ... error takes one CLASS");
         e->status = bc_status_from_name(t[2]);
@@ -519,6 +519,31 @@ static int parse_digest(parser *p, br_expect *e, char *rest)
     return 0;
 }
 
+/* Which profiles the case's expect lines cover, against its source line:
+ * a numpy2/torch2 line needs its oracle (or `ref`) in source; some profile
+ * must be covered; and each generation is covered whole or not at all (numpy
+ * with torch, numpy2 with torch2), so `expect numpy2` alone is refused. */
+static int check_profiles(parser *p, const br_case *c)
+{
+    unsigned src = br_source_profiles(c->source), have = 0;
+    for (int i = 0; i < c->nexpect; i++) {
+        int pr = c->expect[i].profile;
+        if (pr >= BCT_PROFILE_NUMPY2 && !(src & (1u << pr)) && !br_has_word(c->source, "ref"))
+            return perr(p, "case %s: expect %s, but source '%s' does not name %s (the oracle that measured it)",
+                        c->id, bc_profile_name(pr), c->source, bc_profile_name(pr));
+    }
+    for (int pr = 0; pr < BCT_PROFILE_COUNT; pr++)
+        if (br_pick_expect(c, pr) != NULL) have |= 1u << pr;
+    if (have == 0)
+        return perr(p, "case %s: no expect line applies to any profile (expect * covers the oracles of "
+                    "source '%s')", c->id, c->source);
+    for (int pr = 0; pr < BCT_PROFILE_COUNT; pr++)
+        if ((have >> pr & 1u) && !(have >> (pr ^ 1) & 1u))
+            return perr(p, "case %s: expect %s needs a matching expect for profile %s", c->id,
+                        bc_profile_name(pr), bc_profile_name(pr ^ 1));
+    return 0;
+}
+
 /* Whole-record checks that need all lines: argument counts per op, the
  * attributes the op needs, and the expectations present. */
 static int check_case(parser *p, br_case *c)
@@ -551,10 +576,7 @@ static int check_case(parser *p, br_case *c)
     if (c->op == BCT_AXIS_ADD && !c->has_axis)
         return perr(p, "case %s: axis_add needs `attr axis`", c->id);
     if (c->nexpect == 0) return perr(p, "case %s has no expect line", c->id);
-    for (int want_p = BCT_PROFILE_NUMPY; want_p <= BCT_PROFILE_TORCH; want_p++)
-        if (br_pick_expect(c, want_p) == NULL)
-            return perr(p, "case %s: expect %s needs a matching expect for the other profile", c->id,
-                        bc_profile_name(1 - want_p));
+    if (check_profiles(p, c) != 0) return -1;
     for (int i = 0; i < c->nexpect; i++) {
         const br_expect *e = &c->expect[i];
         if (e->status == BCT_OK && (e->dtype == BCT_NONE) != shape_only)
@@ -957,10 +979,30 @@ int64_t br_case_result_bytes(const br_case *c)
     return m;
 }
 
+unsigned br_source_profiles(const char *source)
+{
+    static const struct { const char *word; unsigned mask; } words[] = {
+        { "numpy", 3u }, { "torch", 3u }, { "rule", 3u }, { "ref", 3u },   /* NumPy 1.24, torch 1.13 */
+        { "numpy2", 12u }, { "torch2", 12u },                             /* NumPy 2, torch 2 */
+    };
+    unsigned m = 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (br_has_word(source, words[i].word)) m |= words[i].mask;
+    return m;
+}
+
+/* Whether expect line e applies under profile (see br_pick_expect). */
+static int expect_applies(const br_case *c, const br_expect *e, int profile)
+{
+    if (e->profile == profile) return 1;
+    return e->profile == BR_PROFILE_ANY && profile >= 0 && profile < BCT_PROFILE_COUNT &&
+           (br_source_profiles(c->source) & (1u << profile)) != 0;
+}
+
 const br_expect *br_pick_expect(const br_case *c, int profile)
 {
     for (int i = 0; i < c->nexpect; i++)
-        if (c->expect[i].profile == BR_PROFILE_ANY || c->expect[i].profile == profile) return &c->expect[i];
+        if (expect_applies(c, &c->expect[i], profile)) return &c->expect[i];
     return NULL;
 }
 
@@ -968,7 +1010,7 @@ const br_expect *br_pick_grad(const br_case *c, int profile, int arg)
 {
     for (int i = 0; i < c->nexpect; i++) {
         const br_expect *e = &c->expect[i];
-        if ((e->profile == BR_PROFILE_ANY || e->profile == profile) && e->grad_arg == arg && e->status == BCT_OK)
+        if (expect_applies(c, e, profile) && e->grad_arg == arg && e->status == BCT_OK)
             return e;
     }
     return NULL;

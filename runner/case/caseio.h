@@ -93,8 +93,17 @@ int br_materialize(br_caseset *cs, br_case *c, br_err *err);
 /* Bytes of the largest `ok` result the case expects (any profile), 0 if none. */
 int64_t br_case_result_bytes(const br_case *c);
 
-/* The expectation that applies under profile, or NULL. In grad mode: the
- * error, or the first gradient expected under profile. */
+/* The profiles an `expect *` line of a case with this `source` line covers
+ * (a bit 1 << profile each), by generation: a source naming numpy, torch,
+ * rule or ref was measured in generation 1 and covers numpy and torch (an op
+ * only torch has, expand, is `source torch` and still means both); numpy2 or
+ * torch2 covers numpy2 and torch2 (issue #22). */
+unsigned br_source_profiles(const char *source);
+
+/* The expectation that applies under profile, or NULL: a line for the
+ * profile, or `*` when the case's source covers the profile (a case that
+ * predates NumPy 2 has none for numpy2; the runner skips it). In grad mode:
+ * the error, or the first gradient expected under profile. */
 const br_expect *br_pick_expect(const br_case *c, int profile);
 
 /* Grad mode: the gradient expected for input arg under profile, or NULL. */

@@ -165,7 +165,7 @@ static int build(xp *x, uint64_t i, size_t *ci)
     char id[80] = "explore";   /* formatted only when written: listing formats its own */
     int all = x->o->emit_all;
     if (all) case_id(x, i, id, sizeof id);
-    br_spec_meta m = { id, "explore", "explored", "", "ref", "explore", all ? 3u : 1u << x->profile, all };
+    br_spec_meta m = { id, "explore", "explored", "", "ref", "explore", all ? br_generation_profiles(x->profile) : 1u << x->profile, all };
     if (br_spec_to_live(&x->lv, &x->spec, &m, ci) != 0) return 0;
     if (all) br_case_write(&x->cs.cases[*ci], &x->all);
     return 1;
@@ -238,7 +238,7 @@ static int shrink_finding(xp *x, size_t f, br_buf *out)
     int same = br_shrink_judge(&cfg, &x->spec, sig, sizeof sig, &oc) == 0 && strcmp(sig, want) == 0;
     if (same && br_shrink(&cfg, &x->spec, want, &st) != 0) return 2;
     snprintf(id, sizeof id, "%s/shrunk", r->id);
-    br_spec_meta m = { same ? id : r->id, "explore", same ? "explored shrunk" : "explored", "", "ref", "explore", 3u, 1 };
+    br_spec_meta m = { same ? id : r->id, "explore", same ? "explored shrunk" : "explored", "", "ref", "explore", br_generation_profiles(x->profile), 1 };
     size_t ci;
     br_live_rewind(&x->slv);
     if (br_spec_to_live(&x->slv, &x->spec, &m, &ci) != 0) return 2;

@@ -109,6 +109,16 @@ static int load_expectations(br_expectations *ex, const br_opts *o, const br_cas
     return 0;
 }
 
+/* Whether no selected case has an expectation under profile (a numpy2 or
+ * torch2 run over cases measured before those generations): the run is
+ * refused with that reason rather than as "outside the target's capabilities". */
+static int none_expected(const br_caseset *cs, const size_t *sel, size_t nsel, int profile)
+{
+    for (size_t i = 0; i < nsel; i++)
+        if (br_pick_expect(&cs->cases[sel[i]], profile) != NULL) return 0;
+    return 1;
+}
+
 /* Records for the selection; the indices to run (skips judged here, or run
  * anyway with --probe-limits). Returns how many to run. */
 static size_t prepare_records(run_ctx *rc, const br_opts *o, const br_target_info *info, int profile,
@@ -250,6 +260,13 @@ int br_cmd_run(const br_opts *o)
     s.profs = malloc(cap * sizeof *s.profs);
     if (!s.rc.rec_of || !s.rc.prof_of || !s.rc.ran || !s.torun || !s.profs) { run_state_free(&s); return 2; }
     size_t nrun = prepare_records(&s.rc, o, &info, profile, s.sel, s.nsel, s.torun, s.profs);
+    if (nrun == 0 && s.nsel > 0 && !o->allow_empty && none_expected(&s.cs, s.sel, s.nsel, profile)) {
+        fprintf(stderr, "bcast-run: none of the %zu selected cases has an expectation for profile %s: the cases "
+                "predate it (issue #22: cases/ holds NumPy 1.24 and torch 1.13 only); a run must not pass by "
+                "testing nothing (--allow-empty if you mean it)\n", s.nsel, bc_profile_name(profile));
+        run_state_free(&s);
+        return 2;
+    }
     if (nrun == 0 && s.nsel > 0 && !o->allow_empty) {
         fprintf(stderr, "bcast-run: none of the %zu selected cases can run on %s: all are outside its declared "
                 "capabilities (e.g. '%s'); a run must not pass by testing nothing (--allow-empty if you mean it)\n",

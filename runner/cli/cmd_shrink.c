@@ -129,14 +129,14 @@ static int print_result(shrink_state *s, const br_opts *o, const char *sig, cons
     char id[600];
     snprintf(id, sizeof id, "%s/shrunk", orig->id);
     br_live_rewind(&s->lv);
-    br_spec_meta meta = { id, orig->suite, "shrunk", "", "ref", "shrink", 3u, 1 };
+    br_spec_meta meta = { id, orig->suite, "shrunk", "", "ref", "shrink", br_generation_profiles(s->profile), 1 };
     size_t idx;
     if (br_spec_to_live(&s->lv, &s->spec, &meta, &idx) != 0) { fprintf(stderr, "bcast-run: shrink: out of memory\n"); return 2; }
     const br_case *c = &s->cs.cases[idx];
     br_buf head = { 0 }, b = { 0 };
     br_buf_printf(&head, "bcast-run shrink %s --target %s: %ld candidate runs in %.1f s, %ld reductions%s\n"
                   "the target (%s %s, profile %s) fails it as it fails the original: %s\n"
-                  "expectations from ref (bc_eval) under both profiles; source ref\n",
+                  "expectations from ref (bc_eval) under both profiles of the generation; source ref\n",
                   orig->id, o->target, st->runs, st->seconds, st->steps,
                   st->budget_hit ? " (the budget ran out: --max-runs / --seconds for more)" : "",
                   s->info.name, s->info.version, bc_profile_name(s->profile), sig);

@@ -20,7 +20,8 @@ const char br_usage_text[] =
     "options (each subcommand takes the ones that make sense for it):\n"
     "  --target PATH|NAME   target library (default build/targets/ref.so; NAME: <bindir>/targets/NAME.so)\n"
     "  --target-arg STR     passed to the target's init()\n"
-    "  --profile numpy|torch  override the target's declared profile\n"
+    "  --profile P          override the target's declared profile: numpy (1.24), torch (1.13),\n"
+    "                       numpy2 or torch2 (cases without an expectation for it are skipped)\n"
     "  --suite S --tag T --op O --dtype D --id GLOB   filters (repeatable; each must match some case)\n"
     "  --allow-empty        a selection with no case to run is not an error\n"
     "  --list               print the selected case ids and exit\n"
@@ -130,7 +131,7 @@ static int apply(br_opts *o, int k, const char *v)
     case O_TARGET_ARG: o->target_arg = v; break;
     case O_PROFILE:
         o->profile = bc_profile_from_name(v);
-        if (o->profile < 0) return br_usage("--profile takes numpy or torch, not '%s'", v);
+        if (o->profile < 0) return br_usage("--profile takes numpy, torch, numpy2 or torch2, not '%s'", v);
         break;
     case O_SUITE: case O_TAG: case O_OP: case O_DTYPE: case O_ID: {
         static const int kind[] = { BR_F_SUITE, BR_F_TAG, BR_F_OP, BR_F_DTYPE, BR_F_ID };

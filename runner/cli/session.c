@@ -104,5 +104,5 @@ void br_report_describe_target(br_report *rep, const br_target_info *info, int p
 int br_profile_used(const br_opts *o, const br_target_info *info)
 {
     int profile = o->profile >= 0 ? o->profile : info->profile;
-    return profile == BCT_PROFILE_NUMPY || profile == BCT_PROFILE_TORCH ? profile : BCT_PROFILE_NUMPY;
+    return profile >= 0 && profile < BCT_PROFILE_COUNT ? profile : BCT_PROFILE_NUMPY;
 }

@@ -447,16 +447,23 @@ int br_spec_to_live(br_live *lv, const br_spec *s, const br_spec_meta *m, size_t
     c->source = br_live_str(lv, m->source ? m->source : "");
     c->file = br_live_str(lv, m->file ? m->file : "");
     if (!c->id || !c->suite || !c->source || !c->file || build_args(lv, s, c) != 0) goto full;
-    for (int p = BCT_PROFILE_NUMPY; p <= BCT_PROFILE_TORCH; p++) {
+    for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
         if (!(m->profiles & (1u << p))) continue;
         if (ref_expect(lv, c, p, &c->expect[c->nexpect]) != 0) goto full;
         c->nexpect++;
     }
-    if (c->nexpect == 2 && same_expect(&c->expect[0], &c->expect[1])) c->nexpect = 1;
-    if (c->nexpect == 1 && (m->profiles & 3u) == 3u) c->expect[0].profile = BR_PROFILE_ANY;
+    if (m->profiles == 3u && c->nexpect == 2 && same_expect(&c->expect[0], &c->expect[1])) {
+        c->nexpect = 1;
+        c->expect[0].profile = BR_PROFILE_ANY;   /* source ref: `*` covers numpy and torch */
+    }
     if (build_words(lv, m, c) != 0) goto full;
     return 0;
 full:
     br_live_drop_last(lv);
     return -1;
+}
+
+unsigned br_generation_profiles(int profile)
+{
+    return profile >= BCT_PROFILE_NUMPY2 ? 12u : 3u;
 }

@@ -32,9 +32,16 @@ typedef struct br_spec {
 /* What a built case carries besides its spec (strings are copied). */
 typedef struct br_spec_meta {
     const char *id, *suite, *tags, *rules, *source, *file;
-    unsigned profiles;       /* which expectations: bit 1 << BCT_PROFILE_NUMPY / TORCH */
+    unsigned profiles;       /* which expectations: bit 1 << profile each; a written case
+                                has both of a generation (br_generation_profiles) */
     int auto_tags;           /* add the tags and rules that follow from the case (gen/'s auto_tags) */
 } br_spec_meta;
+
+/* The profiles of profile's generation, as a br_spec_meta.profiles mask:
+ * numpy and torch (3) for either of them, numpy2 and torch2 (12) for those.
+ * Generation-1 cases that agree collapse to `expect *` (source ref covers
+ * numpy and torch); generation-2 cases keep a line per profile. */
+unsigned br_generation_profiles(int profile);
 
 void br_spec_init(br_spec *s);
 void br_spec_free(br_spec *s);

@@ -7,10 +7,17 @@
 #include "bcast_ref.h"
 #include "case/view.h"
 
-/* See skip.h: the first reason found, in the order op, gradient, mode, arg
+/* See skip.h: the first reason found, in the order no expectation for the
+ * profile, op, gradient, mode, arg
  * dtypes/ranks/layouts, result dtype/rank, target shape rank. */
 const char *br_skip_reason(const br_case *c, const br_target_info *t, int profile, char *buf, size_t cap)
 {
+    if (br_pick_expect(c, profile) == NULL) {   /* issue #22: not a limit of the target, never probed */
+        snprintf(buf, cap, "no %s expectation: the case predates %s in cases/ (source %s)", bc_profile_name(profile),
+                 profile == BCT_PROFILE_NUMPY2 ? "NumPy 2" : profile == BCT_PROFILE_TORCH2 ? "torch 2" : "this profile",
+                 c->source);
+        return buf;
+    }
     if (c->mode == BCT_MODE_GRAD && t->grad_ops == 0) {   /* no autodiff at all: not a limit, never probed */
         snprintf(buf, cap, "no gradients: the target declares no grad_ops");
         return buf;
