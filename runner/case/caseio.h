@@ -97,7 +97,8 @@ int64_t br_case_result_bytes(const br_case *c);
  * (a bit 1 << profile each), by generation: a source naming numpy, torch,
  * rule or ref was measured in generation 1 and covers numpy and torch (an op
  * only torch has, expand, is `source torch` and still means both); numpy2 or
- * torch2 covers numpy2 and torch2 (issue #22). */
+ * torch2 covers numpy2 and torch2 (issue #22). A source naming no oracle
+ * (or none at all) is a generation-1 case, as every case was before. */
 unsigned br_source_profiles(const char *source);
 
 /* The expectation that applies under profile, or NULL: a line for the

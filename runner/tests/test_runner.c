@@ -10,6 +10,7 @@
 #include "case/caseio.h"
 #include "judge/compare.h"
 #include "judge/judge.h"
+#include "target/skip.h"
 #include "case/view.h"
 #include "results/report.h"
 #include "results/expect.h"
@@ -58,17 +59,23 @@ static int load_text(br_caseset *cs, const char *text, br_err *err)
     return rc;
 }
 
-/* good_case with the first occurrence of `from` replaced by `to`. */
-static char *mutate(const char *from, const char *to)
+/* text with the first occurrence of `from` replaced by `to` (malloc'd), or NULL. */
+static char *replace_in(const char *text, const char *from, const char *to)
 {
-    const char *p = strstr(good_case, from);
+    const char *p = strstr(text, from);
     if (p == NULL) return NULL;
-    size_t a = (size_t)(p - good_case), fl = strlen(from), tl = strlen(to), n = strlen(good_case);
+    size_t a = (size_t)(p - text), fl = strlen(from), tl = strlen(to), n = strlen(text);
     char *s = malloc(n - fl + tl + 1);
-    memcpy(s, good_case, a);
+    memcpy(s, text, a);
     memcpy(s + a, to, tl);
     memcpy(s + a + tl, p + fl, n - a - fl + 1);
     return s;
+}
+
+/* good_case with the first occurrence of `from` replaced by `to`. */
+static char *mutate(const char *from, const char *to)
+{
+    return replace_in(good_case, from, to);
 }
 
 /* Expects loading text to fail with an error containing want (file:line included). */
@@ -699,6 +706,77 @@ static void test_negative_extent_feature(void)
     br_caseset_free(&cs);
 }
 
+/* A case measured by all four oracles, a line per profile (issue #22). The
+ * values are not judged here, only which line each profile selects. */
+static const char four_lines[] =
+    "bcast-cases 1\n"
+    "case p/four\nsuite promotion\ntags divergent\nrules B19 B32\nop add\nmode value\n"
+    "source numpy torch numpy2 torch2\n"
+    "arg x i8 (1,) (1,) 0 1\nvalues 1\narg y i64 () () 0 1\nvalues 1000\n"
+    "expect numpy ok i16 (1,) exact\nvalues 1001\n"
+    "expect torch ok i8 (1,) exact\nvalues -23\n"
+    "expect numpy2 ok i64 (1,) exact\nvalues 1001\n"
+    "expect torch2 ok i8 (1,) exact\nvalues -23\n"
+    "end\n";
+
+/* issue #22: `expect *` covers the generation(s) the source names; a case
+ * from before NumPy 2 has no numpy2/torch2 expectation and is skipped with
+ * that reason; the reader names a bad profile, a repeat, a line the source
+ * does not back and an incomplete generation. */
+static void test_profiles_select_skip_and_reader_errors(void)
+{
+    br_caseset cs;
+    br_err err;
+    br_target_info info;
+    char why[256];
+    memset(&info, 0, sizeof info);
+    info.ops = ~(uint64_t)0;
+    info.dtypes = ~0u;
+    CHECK(load_text(&cs, good_case, &err) == 0);
+    CHECK(br_pick_expect(&cs.cases[0], BCT_PROFILE_NUMPY) != NULL);
+    CHECK(br_pick_expect(&cs.cases[0], BCT_PROFILE_TORCH) != NULL);
+    CHECK(br_pick_expect(&cs.cases[0], BCT_PROFILE_NUMPY2) == NULL);
+    CHECK(br_pick_expect(&cs.cases[0], BCT_PROFILE_TORCH2) == NULL);
+    CHECK(br_skip_reason(&cs.cases[0], &info, BCT_PROFILE_NUMPY, why, sizeof why) == NULL);
+    CHECK(br_skip_reason(&cs.cases[0], &info, BCT_PROFILE_NUMPY2, why, sizeof why) != NULL);
+    CHECK(strcmp(why, "no numpy2 expectation: the case predates NumPy 2 in cases/ (source numpy torch)") == 0);
+    CHECK(br_skip_reason(&cs.cases[0], &info, BCT_PROFILE_TORCH2, why, sizeof why) != NULL);
+    CHECK(strstr(why, "no torch2 expectation: the case predates torch 2") == why);
+    br_caseset_free(&cs);
+    {
+        char *all = mutate("source numpy torch\n", "source numpy torch numpy2 torch2\n");
+        CHECK(all != NULL && load_text(&cs, all, &err) == 0);
+        for (int p = 0; p < BCT_PROFILE_COUNT; p++) CHECK(br_pick_expect(&cs.cases[0], p) == &cs.cases[0].expect[0]);
+        br_caseset_free(&cs);
+        free(all);
+    }
+    CHECK(load_text(&cs, four_lines, &err) == 0);
+    for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
+        const br_expect *e = br_pick_expect(&cs.cases[0], p);
+        CHECK(e != NULL && e->profile == p);
+    }
+    br_caseset_free(&cs);
+    expect_mutation_error("expect * ok", "expect numpy3 ok",
+                          "t.cases:15: unknown profile 'numpy3' (profiles: * numpy torch numpy2 torch2)");
+    expect_mutation_error("expect * ok i32 (2,3) exact", "expect numpy2 ok i32 (2,3) exact",
+                          "expect numpy2, but source 'numpy torch' does not name numpy2 (the oracle that measured it)");
+    {
+        char *src = mutate("source numpy torch\n", "source numpy2 torch2\n");
+        char *only = src ? replace_in(src, "expect * ok", "expect numpy2 ok") : NULL;
+        CHECK(only != NULL);
+        if (only != NULL)
+            expect_error(only, "case binary/add/i32/(2,1)x(3,): expect numpy2 needs a matching expect for profile torch2");
+        free(only);
+        free(src);
+    }
+    {
+        char *t = replace_in(four_lines, "expect torch2", "expect numpy2");
+        CHECK(t != NULL);
+        if (t != NULL) expect_error(t, "t.cases:19: expect for profile numpy2 repeats or conflicts with another");
+        free(t);
+    }
+}
+
 static void test_contiguity_decides_strided_skip(void)
 {
     int64_t shape[2] = { 2, 3 }, c[2] = { 3, 1 }, t[2] = { 1, 2 }, one[2] = { 1, 3 }, s1[2] = { 99, 1 };
@@ -724,6 +802,7 @@ int main(void)
     RUN(test_bad_shapes);
     RUN(test_views_outside_storage);
     RUN(test_record_structure_errors);
+    RUN(test_profiles_select_skip_and_reader_errors);
     RUN(test_pattern_materializes);
     RUN(test_fnv1a64_known_vectors);
     RUN(test_digest_canonicalises_nan);
