@@ -18,6 +18,10 @@ RESULTS_SCHEMA = "bcast-report-result 2"
 # summary.json, the committed part of a report: results.json without the per-case details
 SUMMARY_SCHEMA = "bcast-report-summary 1"
 SUMMARY_REASON_MAX = 120   # characters of a case's one-line reason kept in summary.json
+# A summary.json over this many bytes (a target with ten thousand failing cases) keeps each
+# case's reason to SUMMARY_REASON_SHORT characters, so the committed report stays under 3 MB.
+SUMMARY_MAX_BYTES = 2000000
+SUMMARY_REASON_SHORT = 40
 NOT_PASSING = ("fail", "crash", "timeout", "violation")
 FAULT_ADDRESS = re.compile(r"fault at 0x[0-9a-f]+")
 # An expectations reason starting with this marks a case whose outcome is stable but
@@ -395,13 +399,23 @@ def summary(doc):
     Everything but the cases is kept, except each finding's case list (a case names its
     finding). Each case that did not simply pass, skip or get probed past a declared limit
     (its limit finding counts those) keeps its id, outcome, finding and one-line reason, cut
-    to SUMMARY_REASON_MAX characters. The full per-case record (diffs, stderr, one-liners,
-    probed cases) stays in results.json, which `make report` writes and git ignores."""
+    to SUMMARY_REASON_MAX characters, or to SUMMARY_REASON_SHORT when the summary would
+    otherwise exceed SUMMARY_MAX_BYTES (then "reason_max" says so). The full per-case record
+    (diffs, stderr, one-liners, probed cases) stays in results.json, which `make report`
+    writes and git ignores."""
+    s = _summary(doc, SUMMARY_REASON_MAX)
+    if len(json.dumps(s, indent=1, sort_keys=True)) > SUMMARY_MAX_BYTES:
+        s = _summary(doc, SUMMARY_REASON_SHORT)
+        s["reason_max"] = SUMMARY_REASON_SHORT
+    return s
+
+
+def _summary(doc, reason_max):
     s = {k: v for k, v in doc.items() if k != "cases"}
     s["schema"] = SUMMARY_SCHEMA
     s["findings"] = [{k: v for k, v in f.items() if k != "cases"} for f in doc.get("findings", [])]
     s["cases"] = [{"id": c["id"], "outcome": c["outcome"], "finding": c.get("finding", ""),
-                   "reason": _cut(c.get("reason", ""), SUMMARY_REASON_MAX)}
+                   "reason": _cut(c.get("reason", ""), reason_max)}
                   for c in doc.get("cases", []) if not c.get("probed")]
     return s
 

@@ -788,6 +788,24 @@ def test_counts_check(tmp):
           and counts_check.stated_counts("x (2,854)") == [("", 2854)], "count forms: labelled, summed, thousands")
 
 
+def test_summary_size_ladder(tmp):
+    """summary.json keeps SUMMARY_REASON_MAX characters of each reason, and only
+    SUMMARY_REASON_SHORT (saying so in reason_max) when it would pass SUMMARY_MAX_BYTES."""
+    reason = "raises other: " + "x" * 200
+    def doc(n):
+        return {"name": "t", "findings": [], "cases": [
+            {"id": "s/add/f32/%d" % i, "outcome": "fail", "finding": "F1", "reason": reason} for i in range(n)]}
+    small = runs.summary(doc(10))
+    check("reason_max" not in small and len(small["cases"][0]["reason"]) == runs.SUMMARY_REASON_MAX,
+          "a small summary keeps %d characters of a reason" % runs.SUMMARY_REASON_MAX)
+    n = runs.SUMMARY_MAX_BYTES // 150
+    big = runs.summary(doc(n))
+    check(big.get("reason_max") == runs.SUMMARY_REASON_SHORT
+          and len(big["cases"][0]["reason"]) == runs.SUMMARY_REASON_SHORT and len(big["cases"]) == n,
+          "a summary over %d bytes cuts every reason to %d characters and keeps every case" % (
+              runs.SUMMARY_MAX_BYTES, runs.SUMMARY_REASON_SHORT))
+
+
 def test_counts_check_cited_blocks(tmp):
     """counts_check: a family cell that cites bcast-run's blocks ("(3: F1, F2)") must state their
     total; a wrong total, an unknown id and a block whose entries differ from its header fail."""
@@ -902,7 +920,7 @@ def main():
         test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_summary_size_ladder, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named
