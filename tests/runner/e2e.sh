@@ -26,6 +26,34 @@ target_by_bare_name() {
     want_last bare '^1 passed, 0 failed, 0 skipped$'
 }
 
+# ---- profiles (issue #22) -------------------------------------------------
+
+numpy2_skips_generation1_cases() {
+    # The fixtures, like cases/, predate NumPy 2: every case is skipped with
+    # the reason, and a run that runs nothing says why and exits 2.
+    bcr n2 --target "$REF" --profile numpy2 --no-color "$FIX"
+    want_rc n2 2
+    grep -q 'none of the [0-9]* selected cases has an expectation for profile numpy2' "$TMP/n2.err" \
+        || fail "n2: stderr: $(head -c 300 "$TMP/n2.err")"
+    bcr n2e --target "$REF" --profile torch2 --allow-empty --no-color --format json --output "$TMP/n2e.json" "$FIX"
+    want_rc n2e 0
+    want_last n2e "^0 passed, 0 failed, $NCASES skipped\$"
+    outcomes n2e --rest skip "$A=skip~no torch2 expectation: the case predates torch 2 in cases/"
+}
+
+four_oracle_case_selects_per_profile() {
+    # four.cases (gen_four.py, measured by both interpreters): ref passes
+    # each profile's own line; a wrong profile name is a usage error.
+    for p in numpy torch numpy2 torch2; do
+        bcr "four_$p" --target "$REF" --profile "$p" --no-color tests/runner/fixtures/profiles/four.cases
+        want_rc "four_$p" 0
+        want_last "four_$p" '^2 passed, 0 failed, 0 skipped$'
+    done
+    bcr four_bad --target "$REF" --profile numpy3 tests/runner/fixtures/profiles/four.cases
+    want_rc four_bad 2
+    grep -q "takes numpy, torch, numpy2 or torch2, not 'numpy3'" "$TMP/four_bad.err" || fail "four_bad: $(head -c 200 "$TMP/four_bad.err")"
+}
+
 # ---- broken targets: each caught with the right outcome, the rest pass ---
 
 wrong_shape_fails_on_stretch() { broken wrong_shape 1 "$A=fail~shape"; }
@@ -377,6 +405,8 @@ fi
 
 t ref_passes_every_fixture
 t target_by_bare_name
+t numpy2_skips_generation1_cases
+t four_oracle_case_selects_per_profile
 t wrong_shape_fails_on_stretch
 t wrong_strides_fails_layouts
 t ignores_zero_size_fails_zero_size
