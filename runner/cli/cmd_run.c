@@ -261,9 +261,9 @@ int br_cmd_run(const br_opts *o)
     if (!s.rc.rec_of || !s.rc.prof_of || !s.rc.ran || !s.torun || !s.profs) { run_state_free(&s); return 2; }
     size_t nrun = prepare_records(&s.rc, o, &info, profile, s.sel, s.nsel, s.torun, s.profs);
     if (nrun == 0 && s.nsel > 0 && !o->allow_empty && none_expected(&s.cs, s.sel, s.nsel, profile)) {
-        fprintf(stderr, "bcast-run: none of the %zu selected cases has an expectation for profile %s: the cases "
-                "predate it (issue #22: cases/ holds NumPy 1.24 and torch 1.13 only); a run must not pass by "
-                "testing nothing (--allow-empty if you mean it)\n", s.nsel, bc_profile_name(profile));
+        fprintf(stderr, "bcast-run: none of the %zu selected cases has an expectation for profile %s (e.g. '%s'; "
+                "issue #22: cases/ holds NumPy 1.24 and torch 1.13 only); a run must not pass by testing nothing "
+                "(--allow-empty if you mean it)\n", s.nsel, bc_profile_name(profile), s.rep.n ? s.rep.recs[0].reason : "");
         run_state_free(&s);
         return 2;
     }

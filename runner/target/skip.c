@@ -13,9 +13,12 @@
 const char *br_skip_reason(const br_case *c, const br_target_info *t, int profile, char *buf, size_t cap)
 {
     if (br_pick_expect(c, profile) == NULL) {   /* issue #22: not a limit of the target, never probed */
-        snprintf(buf, cap, "no %s expectation: the case predates %s in cases/ (source %s)", bc_profile_name(profile),
-                 profile == BCT_PROFILE_NUMPY2 ? "NumPy 2" : profile == BCT_PROFILE_TORCH2 ? "torch 2" : "this profile",
-                 c->source);
+        if (profile >= BCT_PROFILE_NUMPY2)
+            snprintf(buf, cap, "no %s expectation: the case predates %s in cases/ (source %s)", bc_profile_name(profile),
+                     profile == BCT_PROFILE_NUMPY2 ? "NumPy 2" : "torch 2", c->source);
+        else
+            snprintf(buf, cap, "no %s expectation: the case has only numpy2/torch2 ones (source %s)",
+                     bc_profile_name(profile), c->source);
         return buf;
     }
     if (c->mode == BCT_MODE_GRAD && t->grad_ops == 0) {   /* no autodiff at all: not a limit, never probed */

@@ -750,6 +750,16 @@ static void test_profiles_select_skip_and_reader_errors(void)
         br_caseset_free(&cs);
         free(all);
     }
+    {
+        char *gen2 = mutate("source numpy torch\n", "source numpy2 torch2\n");
+        CHECK(gen2 != NULL && load_text(&cs, gen2, &err) == 0);
+        CHECK(br_pick_expect(&cs.cases[0], BCT_PROFILE_NUMPY2) != NULL);
+        CHECK(br_pick_expect(&cs.cases[0], BCT_PROFILE_NUMPY) == NULL);
+        CHECK(br_skip_reason(&cs.cases[0], &info, BCT_PROFILE_TORCH, why, sizeof why) != NULL);
+        CHECK(strcmp(why, "no torch expectation: the case has only numpy2/torch2 ones (source numpy2 torch2)") == 0);
+        br_caseset_free(&cs);
+        free(gen2);
+    }
     CHECK(load_text(&cs, four_lines, &err) == 0);
     for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
         const br_expect *e = br_pick_expect(&cs.cases[0], p);
