@@ -87,8 +87,12 @@ c_enum! {
 }
 
 c_enum! {
-    /// `bct_profile`: whose semantics decide the divergent cases.
-    Profile { Numpy = 0 => "BCT_PROFILE_NUMPY", Torch = 1 => "BCT_PROFILE_TORCH", }
+    /// `bct_profile`: whose semantics decide the divergent cases; two
+    /// generations of each library (issue #22), the family is the value % 2.
+    Profile {
+        Numpy = 0 => "BCT_PROFILE_NUMPY", Torch = 1 => "BCT_PROFILE_TORCH",
+        Numpy2 = 2 => "BCT_PROFILE_NUMPY2", Torch2 = 3 => "BCT_PROFILE_TORCH2",
+    }
 }
 
 c_enum! {
