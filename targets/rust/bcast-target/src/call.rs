@@ -111,32 +111,8 @@ impl<'a> Operand<'a> {
     /// A C-order copy of the view's elements, for libraries that take owned,
     /// contiguous data (the copy is then the adapter's, say so in FINDINGS.md).
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        let base = self.element_ptr::<T>();
-        let (shape, strides) = (self.shape(), self.strides());
-        let mut out = Vec::with_capacity(self.len());
-        if self.is_empty() {
-            return out;
-        }
-        let mut index = vec![0i64; shape.len()];
-        let mut at = 0i64;
-        loop {
-            // SAFETY: `at` is the element offset of an index inside the view.
-            out.push(unsafe { *base.offset(at as isize) });
-            let mut d = shape.len();
-            loop {
-                if d == 0 {
-                    return out;
-                }
-                d -= 1;
-                index[d] += 1;
-                at += strides[d];
-                if index[d] < shape[d] {
-                    break;
-                }
-                at -= strides[d] * shape[d];
-                index[d] = 0;
-            }
-        }
+        // SAFETY: every index inside the view addresses an element the runner provides.
+        unsafe { gather(self.element_ptr::<T>(), self.shape(), self.strides()) }
     }
 }
 
@@ -269,6 +245,41 @@ impl<'a> Call<'a> {
         unsafe {
             std::ptr::copy_nonoverlapping(text.as_ptr(), self.raw.message as *mut u8, n);
             *self.raw.message.add(n) = 0;
+        }
+    }
+}
+
+/// The elements of the strided view (`shape`, `strides` in elements, from
+/// `base`) in C order. An adapter may pass a shape of its own, e.g. the view's
+/// with its stride-0 dims reduced to 1; any zero extent gives an empty Vec.
+///
+/// # Safety
+/// Every index inside `shape` must address a readable T at
+/// `base + sum(index[d] * strides[d])`.
+pub unsafe fn gather<T: Copy>(base: *const T, shape: &[i64], strides: &[i64]) -> Vec<T> {
+    let n: usize = shape.iter().map(|&e| e.max(0) as usize).product();
+    let mut out = Vec::with_capacity(n);
+    if n == 0 {
+        return out;
+    }
+    let mut index = vec![0i64; shape.len()];
+    let mut at = 0i64;
+    loop {
+        // SAFETY: `at` is the element offset of an index inside the view (the caller's promise).
+        out.push(unsafe { *base.offset(at as isize) });
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return out;
+            }
+            d -= 1;
+            index[d] += 1;
+            at += strides[d];
+            if index[d] < shape[d] {
+                break;
+            }
+            at -= strides[d] * shape[d];
+            index[d] = 0;
         }
     }
 }

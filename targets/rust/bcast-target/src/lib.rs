@@ -25,7 +25,7 @@ pub mod element;
 pub mod guard;
 
 pub use abi::*;
-pub use call::{Call, Operand};
+pub use call::{gather, Call, Operand};
 pub use element::Element;
 pub use guard::{panic_message, quiet_panics, run_guarded, Failure};
 

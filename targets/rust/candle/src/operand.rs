@@ -14,7 +14,7 @@
 //! comparisons return u8 and `where_cond` takes a u8 mask): an adapter
 //! decision, in FINDINGS.md.
 
-use bcast_target::{Dtype, Failure, Operand, Status};
+use bcast_target::{gather, Dtype, Failure, Operand, Status};
 use candle_core::{DType, Device, Tensor};
 
 /// The candle dtype an operand of bcast dtype `d` is handed over as, or a
@@ -37,42 +37,14 @@ pub fn dims(shape: &[i64]) -> Vec<usize> {
     shape.iter().map(|&e| e as usize).collect()
 }
 
-/// The view's elements in C order, reading through `strides` from `base`;
-/// `shape` may have had its stride-0 dims reduced to 1 by the caller.
-fn gather<T: Copy>(base: *const T, shape: &[i64], strides: &[i64]) -> Vec<T> {
-    let n: usize = shape.iter().map(|&e| e as usize).product();
-    let mut out = Vec::with_capacity(n);
-    if n == 0 {
-        return out;
-    }
-    let mut index = vec![0i64; shape.len()];
-    let mut at = 0i64;
-    loop {
-        // SAFETY: `at` is the offset of an index inside the runner's view.
-        out.push(unsafe { *base.offset(at as isize) });
-        let mut d = shape.len();
-        loop {
-            if d == 0 {
-                return out;
-            }
-            d -= 1;
-            index[d] += 1;
-            at += strides[d];
-            if index[d] < shape[d] {
-                break;
-            }
-            at -= strides[d] * shape[d];
-            index[d] = 0;
-        }
-    }
-}
-
 /// A candle tensor of `a`'s values in C order with shape `base`, read as
 /// elements of T (a bool operand is read as its u8 bytes).
 fn from_view<T: candle_core::WithDType>(a: &Operand, base: &[i64]) -> candle_core::Result<Tensor> {
     // SAFETY: data + offset is element (0,...,0) of the runner's view; T has the dtype's size.
     let origin = unsafe { (a.data() as *const T).offset(a.offset() as isize) };
-    Tensor::from_vec(gather(origin, base, a.strides()), dims(base), &Device::Cpu)
+    // SAFETY: `base` is the view's shape with stride-0 dims reduced to 1, inside the view.
+    let values = unsafe { gather(origin, base, a.strides()) };
+    Tensor::from_vec(values, dims(base), &Device::Cpu)
 }
 
 /// Operand `a` as a candle tensor of its shape: the copy described at the
