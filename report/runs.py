@@ -56,6 +56,9 @@ REGISTRY_REQUIRED = 6
 # into the source tree; the file it leaves there (relative to the repository root)
 # says whether it ran. js-bridges: npm's record of a finished `npm ci` in targets/js.
 MAKE_NEEDS = {"js-bridges": "targets/js/node_modules/.package-lock.json"}
+# A needs entry "venv:ENV" is the PyPI environment .venv/ENV that `sh .ci/install-deps`
+# creates from .ci/python/ENV.lock; its interpreter says whether it exists.
+VENV_NEEDS = {"oracles": ".venv/oracles/bin/python", "targets": ".venv/targets/bin/python"}
 MAX_TIMEOUT = 86400     # bcast-run's own bound for --timeout (docs/runner.md)
 
 
@@ -96,6 +99,9 @@ def read_registry(path):
                 if need.startswith("make:") and need[5:] not in MAKE_NEEDS:
                     raise RunError("%s:%d: needs column: unknown %r (make targets known: %s)"
                                    % (path, no, need, ", ".join(sorted(MAKE_NEEDS))))
+                if need.startswith("venv:") and need[5:] not in VENV_NEEDS:
+                    raise RunError("%s:%d: needs column: unknown %r (environments known: %s)"
+                                   % (path, no, need, ", ".join(sorted(VENV_NEEDS))))
             entries.append({"name": f[0], "so": f[1], "arg": f[2], "expectations": f[3],
                             "needs": [p for p in f[4].split(",") if p], "timeout": timeout,
                             "notes": f[6], "probe": f[7] == "probe", "line": "%s:%d" % (path, no)})
@@ -138,12 +144,15 @@ def missing_needs(needs, root="."):
     its Debian packages dpkg does not report installed, and its make:TARGET entries
     whose file (MAKE_NEEDS, under root) is missing, each with the command to run."""
     why = []
-    debs = missing_packages([p for p in needs if not p.startswith("make:")])
+    debs = missing_packages([p for p in needs if not p.startswith(("make:", "venv:"))])
     if debs:
         why.append("Debian packages missing: %s" % " ".join(debs))
     for need in needs:
         if need.startswith("make:") and not os.path.exists(os.path.join(root, MAKE_NEEDS[need[5:]])):
             why.append("%s missing: run `make %s`" % (MAKE_NEEDS[need[5:]], need[5:]))
+        if need.startswith("venv:") and not os.path.exists(os.path.join(root, VENV_NEEDS[need[5:]])):
+            why.append("%s missing: run `sh .ci/install-deps` (it installs .ci/python/%s.lock)"
+                       % (VENV_NEEDS[need[5:]], need[5:]))
     return "; ".join(why)
 
 

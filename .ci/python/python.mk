@@ -7,8 +7,12 @@
 # torch 1.13.
 
 PYTHON2 ?= .venv/oracles/bin/python
+# PYTARGETS is the interpreter of .venv/targets: the array libraries bcast
+# tests from PyPI (.ci/python/targets.in; their bridges are in targets/pipe/bridges).
+PYTARGETS ?= .venv/targets/bin/python
 
 # The lock tools' unit tests (Debian's Python), then the environment itself
 # against its lock (skipped, saying so, when it is not installed).
 TESTS += "$(PYTHON) .ci/python/tests/test_lock.py"
 TESTS += "sh .ci/python/test-env.sh $(PYTHON2) .ci/python/oracles.lock"
+TESTS += "sh .ci/python/test-env.sh $(PYTARGETS) .ci/python/targets.lock"

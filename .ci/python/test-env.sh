@@ -1,5 +1,5 @@
 #!/bin/sh
-# .ci/python/test-env.sh - `make test`'s check of a PyPI environment: .venv/ENV holds exactly .ci/python/ENV.lock's pins, and its NumPy and torch work.
+# .ci/python/test-env.sh - `make test`'s check of a PyPI environment: .venv/ENV holds exactly .ci/python/ENV.lock's pins, and its libraries work (.ci/python/smoke_ENV.py).
 #
 #   sh .ci/python/test-env.sh PYTHON LOCK     (python.mk passes $(PYTHON2) and .ci/python/oracles.lock)
 #
@@ -17,10 +17,11 @@ if "$py" .ci/python/envcheck.py "$lock"; then passed=$((passed + 1)); else
     echo "FAILED: $py's environment differs from $lock (sh .ci/install-deps brings it back in line)"
     failed=$((failed + 1))
 fi
-out=$("$py" .ci/python/smoke.py 2>&1); rc=$?
+env=$(basename "$lock" .lock)
+out=$("$py" ".ci/python/smoke_$env.py" 2>&1); rc=$?
 printf '%s\n' "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
 if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else
-    echo "FAILED: .ci/python/smoke.py with $py"
+    echo "FAILED: .ci/python/smoke_$env.py with $py"
     failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"

@@ -1,6 +1,6 @@
-"""smoke.py - checks that the `oracles` environment's NumPy 2 and torch 2 import and compute on the CPU.
+"""smoke_oracles.py - checks that the `oracles` environment's NumPy 2 and torch 2 import and compute on the CPU.
 
-    .venv/oracles/bin/python .ci/python/smoke.py
+    .venv/oracles/bin/python .ci/python/smoke_oracles.py
 
 Each check prints `ok NAME` or `FAILED NAME: why`; the last line is
 `N passed, N failed` (tests/run-tests.sh adds it up) and the exit status is 1
