@@ -17,6 +17,10 @@
 #   make docs                            reports/edge-cases.md|html from cases/ and docs/semantics.md;
 #                                        reports/findings-vs-hand.md (automatic findings against the
 #                                        hand-written families, from the committed reports)
+#   make reports REPORTS_SAMPLE=targets/ci-sample.tsv
+#                                        CI's form: the targets listed there are gated on a deterministic
+#                                        sample of the suite (--shard 1/N) and their reports left as they
+#                                        are (report/ci_sample.py); every other target as `make reports`
 #   make reports-check                   regenerate the committed reports (ref, index, edge cases)
 #                                        in a temp dir and fail on any difference
 # The generator is report/bcast_report.py (Python standard library only).
@@ -35,7 +39,7 @@ report: $(REPORT_DEPS)
 	  $(if $(NAME),--name '$(NAME)')
 
 reports: $(REPORT_DEPS)
-	$(REPORT_PY) all $(REPORT_RUN)
+	$(REPORT_PY) all $(REPORT_RUN) $(if $(REPORTS_SAMPLE),--sample '$(REPORTS_SAMPLE)')
 
 docs:
 	$(REPORT_PY) edge-cases

@@ -162,15 +162,18 @@ def expand_arg(arg, python, build):
     return arg.replace("$(PYTHON)", python).replace("$(BUILD)", build)
 
 
-def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None, probe=False):
+def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None, probe=False, shard=None):
     """Run bcast-run on the target; write its JSON to json_path; return its exit status.
     timeout: per-case seconds (--timeout), None for bcast-run's default; probe: also
-    run the cases its declared limits exclude (--probe-limits; never part of the gate).
+    run the cases its declared limits exclude (--probe-limits; never part of the gate);
+    shard: N to run only the cases --shard 1/N selects (the CI sample, report/ci_sample.py).
     Exit 2 (target not loadable, bad expectations, ...) raises RunError with stderr."""
     cmd = [runner, "--target", so, "--format", "json", "--output", json_path,
            "--jobs", str(jobs), "--no-color"] + (["--probe-limits"] if probe else [])
     if timeout is not None:
         cmd += ["--timeout", str(timeout)]
+    if shard is not None:
+        cmd += ["--shard", "1/%d" % shard]
     if arg:
         cmd += ["--target-arg", arg]
     if expectations:

@@ -336,7 +336,34 @@ def test_registry_all(tmp):
     check(r.returncode == 1 and "REGRESSION: broken" in r.stdout, "all fails on a regression: " + r.stdout[-300:])
     idx = read(os.path.join(out, "index.md"))
     check("| broken |" in idx and "| magic |" in idx, "the index lists every report")
+    test_ci_sample(tmp, reg, out)
     test_make_needs(tmp, reg, rel)
+
+
+def test_ci_sample(tmp, reg, out):
+    """`all --sample FILE`: a listed target is gated on --shard 1/N (fewer cases, still
+    failing on a regression) and its report is left as it was; bad sample lines are
+    errors naming the line."""
+    sample = os.path.join(tmp, "ci-sample.tsv")
+    md_before = read(os.path.join(out, "broken", "index.md"))
+    os.utime(os.path.join(out, "broken", "index.md"), (1, 1))
+    with open(sample, "w") as fh:
+        fh.write("# name N why\nmagic\t3\ttest\nbroken\t2\ttest\n")
+    r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE, "--sample", sample])
+    check(r.returncode == 1 and "SAMPLE magic: the cases of --shard 1/3" in r.stdout
+          and "broken (unexpected failures in the CI sample" in r.stdout,
+          "sampled targets are gated on their shard, and a regression in it fails: " + r.stdout[-400:])
+    check(os.stat(os.path.join(out, "broken", "index.md")).st_mtime == 1
+          and read(os.path.join(out, "broken", "index.md")) == md_before, "a sampled target's report is not rewritten")
+    for line, what in (("nosuch\t2\twhy\n", "is not a target of the registry"),
+                       ("magic\t1\twhy\n", "N must be a whole number in [2, 1000]"),
+                       ("magic\t2\n", "expected 3 tab-separated columns"),
+                       ("magic\t2\twhy\nmagic\t4\twhy\n", "magic is listed twice")):
+        with open(sample, "w") as fh:
+            fh.write(line)
+        r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE, "--sample", sample])
+        check(r.returncode == 2 and what in r.stdout and sample + ":" in r.stdout,
+              "bad sample line %r: %s" % (line, r.stdout[-300:]))
 
 
 def test_make_needs(tmp, reg, rel):
@@ -349,6 +376,13 @@ def test_make_needs(tmp, reg, rel):
     os.makedirs(os.path.dirname(stamp))
     open(stamp, "w").close()
     check(runs.missing_needs(["make:js-bridges"], root=root) == "", "a finished js-bridges meets the need")
+    why = runs.missing_needs(["venv:targets"], root=root)
+    check("sh .ci/install-deps" in why and ".venv/targets/bin/python" in why, "a missing venv says what to run: " + why)
+    with open(reg, "w") as fh:
+        fh.write("py\t%s/needs_arg.so\tmagic\t-\tvenv:nosuch\t-\n" % rel)
+    r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", os.path.join(tmp, "needs"), "--cases", FIXTURE])
+    check(r.returncode == 2 and "%s:1: needs column" % reg in r.stdout and "venv:nosuch" in r.stdout,
+          "an unknown venv: need is rejected, naming the line: " + r.stdout[-300:])
     with open(reg, "w") as fh:
         fh.write("js\t%s/needs_arg.so\tmagic\t-\tmake:no-such-step\t-\n" % rel)
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", os.path.join(tmp, "needs"), "--cases", FIXTURE])
