@@ -146,6 +146,8 @@ typedef struct bct_call {
 #define BCT_CAP_STRIDED  1u   /* accepts non-contiguous, offset and stride-0 inputs */
 #define BCT_CAP_INPLACE  2u   /* supports BCT_MODE_INPLACE */
 #define BCT_CAP_OUT      4u   /* supports BCT_MODE_OUT */
+#define BCT_CAP_COMPILES 16u  /* compiles on first use: a worker's first call of each op and mode gets
+                                 bcast-run's --first-call-timeout (default 60 s) instead of --timeout */
 
 /* The descriptor. Cases outside ops/dtypes/max_rank/flags are skipped, not failed. */
 typedef struct bct_target {

@@ -433,7 +433,14 @@ def _summary(doc, reason_max):
 
 
 def _cut(text, limit):
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    """text, or its first words within limit characters followed by "...": never a
+    word cut in two (a single word longer than the limit is cut, as nothing else fits)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 3]
+    if text[limit - 3] != " " and " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip(" ,;:") + "..."
 
 
 def write_json(path, doc, indent=1):

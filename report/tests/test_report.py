@@ -825,19 +825,27 @@ def test_counts_check(tmp):
 def test_summary_size_ladder(tmp):
     """summary.json keeps SUMMARY_REASON_MAX characters of each reason, and only
     SUMMARY_REASON_SHORT (saying so in reason_max) when it would pass SUMMARY_MAX_BYTES."""
-    reason = "raises other: " + "x" * 200
+    reason = "raises other: " + " ".join("word%d" % i for i in range(60))
     def doc(n):
         return {"name": "t", "findings": [], "cases": [
             {"id": "s/add/f32/%d" % i, "outcome": "fail", "finding": "F1", "reason": reason} for i in range(n)]}
+
+    def cut_at_word(r, limit):
+        """r is reason's first words within limit characters, then '...' (never half a word)."""
+        head = r[:-3]
+        return r.endswith("...") and len(r) <= limit and reason.startswith(head) and reason[len(head)] == " " \
+            and len(r) > limit - 10
     small = runs.summary(doc(10))
-    check("reason_max" not in small and len(small["cases"][0]["reason"]) == runs.SUMMARY_REASON_MAX,
-          "a small summary keeps %d characters of a reason" % runs.SUMMARY_REASON_MAX)
+    check("reason_max" not in small and cut_at_word(small["cases"][0]["reason"], runs.SUMMARY_REASON_MAX),
+          "a small summary keeps %d characters of a reason, cut at a word end: %r"
+          % (runs.SUMMARY_REASON_MAX, small["cases"][0]["reason"]))
     n = runs.SUMMARY_MAX_BYTES // 150
     big = runs.summary(doc(n))
     check(big.get("reason_max") == runs.SUMMARY_REASON_SHORT
-          and len(big["cases"][0]["reason"]) == runs.SUMMARY_REASON_SHORT and len(big["cases"]) == n,
-          "a summary over %d bytes cuts every reason to %d characters and keeps every case" % (
+          and cut_at_word(big["cases"][0]["reason"], runs.SUMMARY_REASON_SHORT) and len(big["cases"]) == n,
+          "a summary over %d bytes cuts every reason to %d characters at a word end and keeps every case" % (
               runs.SUMMARY_MAX_BYTES, runs.SUMMARY_REASON_SHORT))
+    check(runs._cut("x" * 50, 40) == "x" * 37 + "...", "one word longer than the limit is cut (nothing else fits)")
 
 
 def test_counts_check_cited_blocks(tmp):

@@ -35,6 +35,7 @@
 #define LIST_TOTAL 20000               /* ... and in all */
 #define SHRINK_RUNS 100                /* per finding */
 #define SHRINK_SECONDS 5.0
+#define SHRINK_GRACE_S 5.0             /* with --seconds: shrinking's time past the generation deadline */
 #define SHRINK_MAX 40                  /* findings shrunk; the rest keep their smallest case as found */
 
 
@@ -213,8 +214,19 @@ static int explore_loop(xp *x)
         br_report_free(&x->scratch);   /* its strings: the round's judged failures */
         progress(x, 0);
     }
-    x->rep.complete = !br_stop_flag;
+    x->rep.complete = !br_interrupted();
     return 0;
+}
+
+/* After the generation phase: the --seconds deadline (if it stopped the
+ * round in flight) is a spent budget, not a stop; shrinking gets what is
+ * left of --seconds plus SHRINK_GRACE_S, then the deadline stops it too. */
+static void rearm_for_shrinking(xp *x)
+{
+    if (!(x->o->seconds > 0) || br_interrupted()) return;
+    br_stop_flag = 0;
+    double left = x->o->seconds - elapsed(x);
+    br_stop_after((left > 0 ? left : 0) + SHRINK_GRACE_S);
 }
 
 /* ---- after the exploration: one shrunk case per finding ---- */
@@ -391,7 +403,9 @@ int br_cmd_explore(const br_opts *o)
         fprintf(stderr, "explore: seed %llu, target %s (profile %s)%s\n", (unsigned long long)x.seed, x.info.name,
                 bc_profile_name(x.profile), o->shard_n ? ", one shard" : "");
         x.t0 = x.last_progress = br_now_ns();
+        br_stop_after(o->seconds);
         rc = explore_loop(&x);
+        rearm_for_shrinking(&x);
     }
     double secs = elapsed(&x);
     if (rc == 0) {
@@ -415,7 +429,7 @@ int br_cmd_explore(const br_opts *o)
         int erc = br_outputs_emit(&outs, &x.rep, o, NULL);
         br_totals t;
         br_report_totals(&x.rep, &t);
-        rc = br_stop_flag ? 130 : erc ? erc : br_report_exit(&t);
+        rc = br_interrupted() ? 130 : erc ? erc : br_report_exit(&t);
     } else br_outputs_abort(&outs);
     xp_free(&x);
     return rc;

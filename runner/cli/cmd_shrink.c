@@ -158,8 +158,10 @@ int br_cmd_shrink(const br_opts *o)
     br_spec_init(&s.spec);
     br_stop_catch();
     int rc = setup(&s, o);
+    /* the wall budget is a deadline: a batch still running when it passes is stopped */
+    if (rc == 0) br_stop_after(o->seconds > 0 ? o->seconds : SHRINK_SECONDS);
     one w = { &s.cs, s.profile, -1, "", "" };
-    if (rc == 0 && !original_fails(&s, o, &w)) rc = br_stop_flag ? 130 : 1;
+    if (rc == 0 && !original_fails(&s, o, &w)) rc = br_interrupted() ? 130 : 1;
     br_shrink_cfg cfg = { s.iso, &s.lv, &s.info, s.profile, o->jobs, o->probe_limits,
                           o->max_runs > 0 ? o->max_runs : SHRINK_RUNS, o->seconds > 0 ? o->seconds : SHRINK_SECONDS, &br_stop_flag };
     char ref_sig[512] = "", before[200], after[200];
@@ -181,7 +183,7 @@ int br_cmd_shrink(const br_opts *o)
     if (rc == 0) {
         fprintf(stderr, "shrink: %s: %s -> %s (%ld runs, %.1f s)\n", o->case_id, before, after, st.runs, st.seconds);
         rc = print_result(&s, o, ref_sig, &st);
-        if (rc == 0 && br_stop_flag) rc = 130;
+        if (rc == 0 && br_interrupted()) rc = 130;
     }
     br_iso_stop(s.iso);
     br_spec_free(&s.spec);

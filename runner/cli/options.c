@@ -34,6 +34,9 @@ const char br_usage_text[] =
     "  --format text|tap|junit|json  (default text)   --output FILE\n"
     "  --verbose            text: list every non-passing case, not only the findings\n"
     "  --timeout SECONDS    per case (default 10)\n"
+    "  --first-call-timeout SECONDS  a worker's first call of each op and mode, where compiling\n"
+    "                       libraries compile (default: 60 for a target that declares it compiles,\n"
+    "                       --timeout for others; never below --timeout)\n"
     "  --probe-limits       also run the cases the target's declared limits exclude\n"
     "  --guard end|start|off  where each input's storage meets a guard page (default end)\n"
     "  --seed S --cases N --seconds S   explore: the stream (default seed 1) and its budget\n"
@@ -61,7 +64,7 @@ static const char *const cmd_names[BR_CMD_COUNT] = { "run", "show", "merge", "sh
 
 enum {
     O_TARGET, O_TARGET_ARG, O_PROFILE, O_SUITE, O_TAG, O_OP, O_DTYPE, O_ID, O_ALLOW_EMPTY, O_LIST,
-    O_EXPECT, O_STRICT, O_WRITE_EXPECT, O_JOBS, O_SHARD, O_FORMAT, O_OUTPUT, O_VERBOSE, O_TIMEOUT,
+    O_EXPECT, O_STRICT, O_WRITE_EXPECT, O_JOBS, O_SHARD, O_FORMAT, O_OUTPUT, O_VERBOSE, O_TIMEOUT, O_FIRST_TIMEOUT,
     O_PROBE, O_GUARD, O_SEED, O_CASES, O_SECONDS, O_MAX_RUNS, O_EMIT, O_EMIT_ALL, O_NO_COLOR, O_COUNT
 };
 
@@ -92,6 +95,7 @@ static const opt_def defs[O_COUNT] = {
     [O_OUTPUT] = { "--output", 1, 0, RUN | MERGE | EXPLORE },
     [O_VERBOSE] = { "--verbose", 0, 0, RUN | MERGE | EXPLORE },
     [O_TIMEOUT] = { "--timeout", 1, 0, RUN | SHOW | SHRINK | EXPLORE },
+    [O_FIRST_TIMEOUT] = { "--first-call-timeout", 1, 0, RUN | SHOW | SHRINK | EXPLORE },
     [O_PROBE] = { "--probe-limits", 0, 0, RUN | SHRINK | EXPLORE },
     [O_GUARD] = { "--guard", 1, 0, RUN | SHOW | SHRINK | EXPLORE },
     [O_SEED] = { "--seed", 1, 0, EXPLORE },
@@ -164,6 +168,10 @@ static int apply(br_opts *o, int k, const char *v)
     case O_VERBOSE: o->verbose = 1; break;
     case O_TIMEOUT:
         if (parse_seconds(v, &o->timeout) != 0) return br_usage("--timeout takes seconds in (0, 86400], not '%s'", v);
+        break;
+    case O_FIRST_TIMEOUT:
+        if (parse_seconds(v, &o->first_call_timeout) != 0)
+            return br_usage("--first-call-timeout takes seconds in (0, 86400], not '%s'", v);
         break;
     case O_PROBE: o->probe_limits = 1; break;
     case O_GUARD:

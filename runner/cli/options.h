@@ -19,6 +19,7 @@ typedef struct br_opts {
     int guard;                     /* BR_GUARD_*: where inputs meet their guard page */
     long shard_k, shard_n;         /* 0/0: no sharding */
     double timeout;
+    double first_call_timeout;   /* a worker's first call of an op and mode (--first-call-timeout); 0: not given */
     br_filter filter;
     const char **paths;
     size_t npaths;

@@ -51,6 +51,7 @@ br_iso_cfg br_iso_config(const br_opts *o, const br_caseset *cs, const size_t *s
     cfg.target_arg = o->target_arg;
     cfg.jobs = o->jobs;
     cfg.timeout_s = o->timeout;
+    cfg.first_call_timeout_s = o->first_call_timeout;   /* 0: decided once the target is known (br_iso_first_call_limit) */
     cfg.out_cap = (int64_t)1 << 30;
     cfg.guard = o->guard;
     cfg.fork_server = 1;

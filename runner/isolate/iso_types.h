@@ -41,6 +41,8 @@ enum { BR_RUN_DONE = 0, BR_RUN_CRASH, BR_RUN_TIMEOUT, BR_RUN_VIOLATION };
  * imports a large library (torch, numba) can take tens of seconds on a
  * loaded machine, and only a hung init ever waits this long. */
 #define BR_INIT_GRACE_S 60
+#define BR_FIRST_CALL_S 60.0   /* first-call limit of a target that compiles on first use */
+#define BR_DATA_HEADROOM (4ull << 30)   /* a worker's RLIMIT_DATA: its data segment at start + this */
 
 /* Where each input meets its guard page (--guard end|start|off). */
 enum { BR_GUARD_END, BR_GUARD_START, BR_GUARD_OFF };
@@ -50,10 +52,12 @@ typedef struct br_iso_cfg {
     const char *target_arg;   /* or NULL */
     int jobs;
     double timeout_s;
+    double first_call_timeout_s;   /* a worker's first call of each op and mode (--first-call-timeout;
+                                      0: BR_FIRST_CALL_S for a target declaring BCT_CAP_COMPILES) */
     int64_t out_cap;          /* alloc_output refuses more bytes than this, unless the
                                  case itself expects a larger result */
     int64_t arena_cap;        /* largest output or writable arg of any case run */
-    int no_rlimit;            /* skip RLIMIT_AS (sanitizer builds skip it anyway) */
+    int no_rlimit;            /* skip RLIMIT_DATA (sanitizer builds skip it anyway) */
     int guard;                /* BR_GUARD_* (above): where inputs meet a guard page */
     int64_t in_cap;           /* bytes of guarded input copies one case needs above a page each */
     int fork_server;          /* fork workers from a process that has loaded (and, when safe,

@@ -25,6 +25,7 @@
 #include "isolate/stderr_tail.h"
 #include "isolate/worker.h"
 #include "isolate/zygote.h"
+#include "bcast_ref.h"
 
 /* ---- stderr ---- */
 
@@ -183,11 +184,9 @@ static int spawn(br_iso *I, int k, br_err *err)
     }
     char ch;
     if (read_byte(w->rep_fd, &ch) != 0 || ctl->ready != 1) {
-        char tail[1200];
-        br_stderr_tail(w->err_fd, 0, tail, sizeof tail);
-        snprintf(err->msg, sizeof err->msg, "%.400s: cannot use the target: %.500s%s%.1200s", I->cfg.target,
-                 ctl->ready == -1 ? ctl->ready_msg : "the worker died while loading it",
-                 tail[0] ? "; its stderr: " : "", tail);
+        br_start_failure(err->msg, sizeof err->msg, I->cfg.target,
+                         ctl->ready == -1 ? ctl->ready_msg : "the worker died while loading it", w->err_fd,
+                         br_worker_data_limited(I));
         goto fail_kill;
     }
     return 0;
@@ -253,6 +252,16 @@ static const char *signame(int sig)
 
 static const char *access_word(int w) { return w == 1 ? "write" : w == 0 ? "read" : "access"; }
 
+/* The time limit of a worker's first call of an op and mode: --first-call-timeout
+ * when given, else BR_FIRST_CALL_S for a target that declares BCT_CAP_COMPILES;
+ * never less than --timeout. */
+static double first_call_limit(const br_iso *I, const wctl *ctl)
+{
+    double t = I->cfg.first_call_timeout_s;
+    if (t <= 0 && (ctl->info.flags & BCT_CAP_COMPILES)) t = BR_FIRST_CALL_S;
+    return t > I->cfg.timeout_s ? t : I->cfg.timeout_s;
+}
+
 /* Why the case at the worker's current position was lost: the text, the
  * detail findings group on, and the kind (crash may become violation). */
 static int explain_loss(br_iso *I, const br_case *c, const wctl *ctl, int kind, int status,
@@ -260,7 +269,10 @@ static int explain_loss(br_iso *I, const br_case *c, const wctl *ctl, int kind, 
 {
     long long d = (long long)ctl->fault_dist;
     if (kind == BR_RUN_TIMEOUT) {
-        snprintf(why, cap, "timed out after %gs", I->cfg.timeout_s);
+        if (ctl->cur_first && first_call_limit(I, ctl) > I->cfg.timeout_s)
+            snprintf(why, cap, "timed out after %gs (the worker's first %s call in this mode: --first-call-timeout)",
+                     first_call_limit(I, ctl), bc_op_name(c->op));
+        else snprintf(why, cap, "timed out after %gs", I->cfg.timeout_s);
         snprintf(detail, dcap, "timeout");
         return kind;
     }
@@ -409,7 +421,8 @@ static size_t check_worker(br_iso *I, int k, short revents, int64_t now, queue *
     }
     int cur = __atomic_load_n(&ctl->cur, __ATOMIC_SEQ_CST);
     int64_t st0 = __atomic_load_n(&ctl->cur_start, __ATOMIC_SEQ_CST);
-    if (cur >= 0 && cur == __atomic_load_n(&ctl->cur, __ATOMIC_SEQ_CST) && now - st0 > (int64_t)(I->cfg.timeout_s * 1e9)) {
+    double limit = __atomic_load_n(&ctl->cur_first, __ATOMIC_SEQ_CST) ? first_call_limit(I, ctl) : I->cfg.timeout_s;
+    if (cur >= 0 && cur == __atomic_load_n(&ctl->cur, __ATOMIC_SEQ_CST) && now - st0 > (int64_t)(limit * 1e9)) {
         kill(w->pid, SIGKILL);
         return lose_worker(I, k, BR_RUN_TIMEOUT, reap(I, k, 1), q, done, ctx);
     }

@@ -29,6 +29,8 @@ typedef struct wctl {
     int32_t cur;              /* batch position running, -1 between cases (atomic) */
     int32_t ndone;            /* cases of the batch finished (atomic) */
     int64_t cur_start;        /* br_now_ns() when cur started (atomic) */
+    int32_t cur_first;        /* 1: cur is this worker process's first call of its op and mode (atomic,
+                                 stored before cur): it gets the first-call time limit */
     int32_t fault;            /* BR_FAULT_* from the signal handler */
     int32_t fault_arg;        /* BR_FAULT_INPUT_GUARD: the arg */
     int32_t fault_write;      /* 1 store, 0 load, -1 unknown */

@@ -64,7 +64,7 @@ static struct {
     /* set once by the fork server before it forks (br_worker_prefork) */
     int pre;                                  /* 1: the fields below are valid */
     int devnull;                              /* /dev/null, for the workers' stdin/stdout */
-    unsigned long long vm_bytes;              /* the fork server's mapped bytes */
+    unsigned long long data_bytes;            /* the fork server's data segment (VmData) */
     int have_info;                            /* info: the target's descriptor after init */
     br_target_info info;
 } W;
@@ -359,6 +359,19 @@ static int place_writable(const br_case *c, int wi, bct_array *args, br_wres *r)
     return 0;
 }
 
+/* 1 when this worker process has not called the target with c's op and
+ * mode before (and remembers that it now has): a library that compiles on
+ * first use compiles there, so the parent gives that call the first-call
+ * time limit. Per process: a replaced worker starts afresh, as its library does. */
+static int first_call(const br_case *c)
+{
+    static unsigned char called[256][8];
+    unsigned op = (unsigned)c->op & 255u, mode = (unsigned)c->mode & 7u;
+    if (called[op][mode]) return 0;
+    called[op][mode] = 1;
+    return 1;
+}
+
 static void run_case(int pos)
 {
     wctl *ctl = W.ctl;
@@ -390,6 +403,7 @@ static void run_case(int pos)
     call.message_cap = sizeof r->message;
     ctl->err_mark[pos] = lseek(2, 0, SEEK_END);
     int64_t t0 = br_now_ns();
+    __atomic_store_n(&ctl->cur_first, first_call(c), __ATOMIC_SEQ_CST);
     __atomic_store_n(&ctl->cur_start, t0, __ATOMIC_SEQ_CST);
     __atomic_store_n(&ctl->cur, pos, __ATOMIC_SEQ_CST);
     r->status = W.t->run(&call);
@@ -408,36 +422,46 @@ static void run_case(int pos)
 
 /* ---- process setup ---- */
 
-/* Bytes mapped by this process now (from /proc/self/statm), or 0. */
-static unsigned long long mapped_bytes(void)
+/* Bytes of private writable memory (the data segment RLIMIT_DATA counts:
+ * heap, malloc's mmaps, writable library data) this process has now, from
+ * /proc/self/status's VmData, or 0. */
+static unsigned long long data_bytes(void)
 {
-    unsigned long long vm = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f != NULL) {
-        if (fscanf(f, "%llu", &vm) != 1) vm = 0;
-        fclose(f);
-    }
-    return vm * W.iso->page;
+    unsigned long long kb = 0;
+    char line[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL) return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "VmData: %llu kB", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024;
 }
 
-/* Core dumps off, a CPU backstop, and (outside sanitizer builds) an address
- * space limit for worker k, whose other workers' arenas are unmapped. */
-static void set_limits(int k)
+/* See worker.h. */
+int br_worker_data_limited(const br_iso *I)
+{
+    return !UNDER_ASAN && !I->cfg.no_rlimit;
+}
+
+/* Core dumps off, a CPU backstop, and (outside sanitizer builds) a limit on
+ * the worker's data segment: what it has now plus BR_DATA_HEADROOM.
+ * RLIMIT_DATA, not RLIMIT_AS: WebAssembly engines and JIT compilers (V8,
+ * XLA, TensorFlow) reserve many GiB of address space they never touch
+ * (PROT_NONE), which an address-space limit refuses at startup, while a
+ * runaway allocation (malloc, writable mmap) is still stopped. The case
+ * data and the workers' arenas are shared mappings, which it does not count. */
+static void set_limits(void)
 {
     struct rlimit rl = { 0, 0 };
     setrlimit(RLIMIT_CORE, &rl);
     /* CPU: a backstop for a worker's lifetime; per-case timeouts are the parent's job. */
     rl.rlim_cur = rl.rlim_max = 3600;
     setrlimit(RLIMIT_CPU, &rl);
-    if (!UNDER_ASAN && !W.iso->cfg.no_rlimit) {
-        /* Address space: what is mapped now (case data, arenas) plus 4 GiB.
-         * Forked from the fork server: what it had mapped, less the arenas
-         * isolate_process unmapped (no /proc read per worker). */
-        unsigned long long vm = W.pre ? W.vm_bytes : mapped_bytes();
-        for (int j = 0; W.pre && j < W.iso->nw; j++)
-            if (j != k && W.iso->w[j].base != NULL) vm -= W.iso->w[j].size;
-        rl.rlim_cur = rl.rlim_max = (rlim_t)(vm + (4ull << 30));
-        setrlimit(RLIMIT_AS, &rl);
+    if (br_worker_data_limited(W.iso)) {
+        /* forked from the fork server: its data size, read once before it forks */
+        unsigned long long data = W.pre ? W.data_bytes : data_bytes();
+        rl.rlim_cur = rl.rlim_max = (rlim_t)(data + BR_DATA_HEADROOM);
+        setrlimit(RLIMIT_DATA, &rl);
     }
 }
 
@@ -510,7 +534,7 @@ void br_worker_prefork(br_iso *I, int mode)
     W.iso = I;
     W.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     br_arena_protect(&I->cs->data, PROT_READ);
-    W.vm_bytes = mapped_bytes();
+    W.data_bytes = data_bytes();
     if (mode == BR_W_READY) {
         br_worker_describe(&W.info);
         W.have_info = 1;
@@ -558,7 +582,7 @@ void br_worker_main(br_iso *I, int k, int cmd_fd, int rep_fd, int mode)
     W.iso = I; W.self = self; W.ctl = ctl;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     isolate_process(I, k);
-    set_limits(k);
+    set_limits();
     if (!W.pre) br_arena_protect(&I->cs->data, PROT_READ);
     if (mode == BR_W_FRESH) br_worker_install_handlers();
     const char *msg = NULL;

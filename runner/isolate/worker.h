@@ -24,4 +24,8 @@ void br_worker_prefork(br_iso *iso, int mode);
 /* Count of this process's threads (from /proc), or -1. */
 int br_thread_count(void);
 
+/* Whether workers run under the data-segment limit (RLIMIT_DATA): not under
+ * AddressSanitizer, nor with BCAST_RUN_NO_RLIMIT=1. */
+int br_worker_data_limited(const br_iso *iso);
+
 #endif

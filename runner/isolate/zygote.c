@@ -286,10 +286,8 @@ zygote *br_zy_start(br_iso *I, br_err *err)
     if (z == NULL && m.type == Z_UNSAFE) z = start_one(I, 0, &m, err);
     if (z != NULL || err->msg[0]) return z;
     if (m.type == Z_FAILED) {
-        char tail[1200];
-        br_stderr_tail(I->zy_err_fd, 0, tail, sizeof tail);
-        snprintf(err->msg, sizeof err->msg, "%.400s: cannot use the target: %.500s%s%.1200s", I->cfg.target, m.text,
-                 tail[0] ? "; its stderr: " : "", tail);
+        br_start_failure(err->msg, sizeof err->msg, I->cfg.target, m.text, I->zy_err_fd,
+                         br_worker_data_limited(I));
     }
     return NULL;   /* Z_NOFORK: err stays empty, fork fresh workers */
 }

@@ -326,6 +326,7 @@ static int handshake(char *err, size_t cap)
                 } else if (strcmp(tok, "strided") == 0) descriptor.flags |= BCT_CAP_STRIDED;
                 else if (strcmp(tok, "inplace") == 0) descriptor.flags |= BCT_CAP_INPLACE;
                 else if (strcmp(tok, "out") == 0) descriptor.flags |= BCT_CAP_OUT;
+                else if (strcmp(tok, "compiles") == 0) descriptor.flags |= BCT_CAP_COMPILES;
                 else { snprintf(err, cap, "unknown flag '%s'", tok); return -1; }
             }
         } else {

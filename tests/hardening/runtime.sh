@@ -12,7 +12,7 @@ NFIX=48
 # ---- hostile targets -------------------------------------------------------------
 leak_is_contained() {
     # 512 MiB leaked per call, abort() when malloc fails: the worker hits its
-    # address-space limit, that case crashes, the worker is replaced and every
+    # data-segment (RLIMIT_DATA) limit, that case crashes, the worker is replaced and every
     # other case still passes. Under ASan there is no such limit (lib.sh).
     $BOUNDED --timeout 60 "$TMP/leak.out" "$TMP/leak.err" -- "$RUN" --target "$TT/hostile_leak.so" \
         --jobs 1 --no-color --format json --output "$TMP/leak.json" $FIX >"$TMP/leak.res"

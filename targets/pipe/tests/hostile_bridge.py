@@ -9,6 +9,12 @@
     wrote    in-place add: writes self, then reports an error -> self changed (B22 violation)
     badgrads declares grad add; its reply promises 2 gradients and sends a
              byte count that does not match its shape          -> that case crashes
+    reserve  at start, reserves 16 GiB of address space it never touches (read-only
+             private mapping), as WebAssembly engines and JIT compilers do; then serves
+    nomem    at start, allocates 8 GiB and writes to it (fails under the runner's limit)
+    chatty   at start, writes 300 numbered lines of words to stderr, then exits 1
+    slowfirst  the first call of each op and mode sleeps 2 s, as a library that compiles
+             on first use does; later calls are fast
   Every other case goes to numpy_bridge.run. PIDFILE gets the bridge's pid.
 """
 
@@ -27,8 +33,14 @@ if len(sys.argv) > 2:
         f.write("%d\n" % os.getpid())
 
 
+CALLED = set()
+
+
 def run(case):
     out = sys.stdout.buffer
+    if MODE == "slowfirst" and (case.op, case.mode) not in CALLED:
+        CALLED.add((case.op, case.mode))
+        time.sleep(2)
     if case.op == "mul" and MODE == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
     if case.op == "mul" and MODE == "exit":
@@ -52,9 +64,24 @@ def run(case):
     return numpy_bridge.run(case)
 
 
+def start(mode):
+    """The start-up flaws (reserve, nomem, chatty): what a library does before the handshake."""
+    if mode == "reserve":
+        import mmap
+        start.reserved = mmap.mmap(-1, 16 << 30, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ)
+    if mode == "nomem":
+        block = bytearray(8 << 30)      # MemoryError under the limit, as any library's would be
+        block[::4096] = b"x" * len(block[::4096])
+    if mode == "chatty":
+        for i in range(300):
+            print("line %d of a long start-up log with several words" % i, file=sys.stderr)
+        sys.exit(1)
+
+
 if __name__ == "__main__":
+    start(MODE)
     numpy_bridge.np.seterr(all="ignore")
     bb.serve(bb.Hello("hostile-" + MODE, "0", "numpy", list(numpy_bridge.UFUNC) + ["where", "broadcast_to",
                                                                                   "broadcast_shapes"],
-                      bb.NAMES, 0, ("strided", "inplace", "out"),
+                      bb.NAMES, 0, ("strided", "inplace", "out") + (("compiles",) if MODE == "slowfirst" else ()),
                       grad_ops=("add",) if MODE == "badgrads" else ()), run)

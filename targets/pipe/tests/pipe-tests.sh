@@ -115,6 +115,62 @@ run "bridge 'wrote': self changed by a failed in-place op is a violation" 1 '1 f
     --format json --output "$TMP/res.json" --target-arg "$PY $HB wrote" --id "$INPL" "$FIX"
 reason "$INPL" 'self changed' && ok "the violation is B22's" || bad "the violation is B22's" "see $TMP/res.json"
 
+# Start-up under the workers' memory limit (docs/runner.md, "Worker limits"):
+# a bridge that reserves 16 GiB of address space it never touches (as V8's
+# WebAssembly and XLA's JIT do) starts and runs; one that allocates past the
+# limit fails with a message naming the limit and BCAST_RUN_NO_RLIMIT=1; a
+# long stderr is quoted from a line start, never mid-word.
+# (an AddressSanitizer build sets no limit: it reserves terabytes of shadow memory)
+if grep -q __asan_init "$RUN"; then
+    echo "SKIP the memory-limit start-up tests: $RUN is an AddressSanitizer build, which sets no limit"
+    skipped=$((skipped + 2))
+else
+    run "bridge 'reserve': 16 GiB reserved at start, every case passes" 0 '^17 passed, 0 failed' \
+        --target-arg "$PY $HB reserve" "$FIX"
+    "$RUN" --target "$PIPE" --no-color --target-arg "$PY $HB nomem" "$FIX" >"$TMP/nomem.out" 2>&1; rc=$?
+    if [ "$rc" -eq 2 ] && grep -q 'MemoryError' "$TMP/nomem.out" && grep -q 'RLIMIT_DATA' "$TMP/nomem.out" &&
+       grep -q 'BCAST_RUN_NO_RLIMIT=1 lifts the limit' "$TMP/nomem.out"; then
+        ok "bridge 'nomem': the start-up failure names the memory limit and how to lift it"
+    else
+        bad "bridge 'nomem': the start-up failure names the memory limit and how to lift it" "exit $rc: $(tail -c 600 "$TMP/nomem.out")"
+    fi
+fi
+"$RUN" --target "$PIPE" --no-color --target-arg "$PY $HB chatty" "$FIX" >"$TMP/chatty.out" 2>&1; rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'its stderr: \.\.\. line [0-9]* of a long' "$TMP/chatty.out" &&
+   grep -q 'line 299 of a long start-up log with several words' "$TMP/chatty.out"; then
+    ok "bridge 'chatty': a long stderr is quoted from the start of a line, up to its last line"
+else
+    bad "bridge 'chatty': a long stderr is quoted from the start of a line" "exit $rc: $(head -c 300 "$TMP/chatty.out")"
+fi
+
+# Time limits that fit compiling libraries (docs/runner.md): a worker's first
+# call of each op and mode gets --first-call-timeout (60 s by default for a bridge
+# that declares the flag `compiles`, as slowfirst does); explore and shrink stop
+# at --seconds whatever the target does (here: a bridge that never answers sub).
+run "bridge 'slowfirst' (flag compiles): 2 s first calls pass under --timeout 1 (first calls get 60 s)" 0 '^17 passed, 0 failed' \
+    --timeout 1 --target-arg "$PY $HB slowfirst" "$FIX"
+run "bridge 'slowfirst': with --first-call-timeout 1 the first calls time out" 1 'timed out$' \
+    --timeout 1 --first-call-timeout 1 --format json --output "$TMP/res.json" --target-arg "$PY $HB slowfirst" "$FIX"
+t0=$(date +%s)
+"$RUN" explore --target "$PIPE" --no-color --seconds 3 --timeout 300 --first-call-timeout 300 \
+    --target-arg "$PY $HB hang" >"$TMP/xhang.out" 2>&1; rc=$?
+took=$(( $(date +%s) - t0 ))
+if [ "$rc" -le 1 ] && [ "$took" -le 20 ]; then
+    ok "explore --seconds 3 against a bridge that hangs ends in ${took} s (exit $rc)"
+else
+    bad "explore --seconds 3 against a bridge that hangs" "exit $rc after ${took} s: $(tail -c 300 "$TMP/xhang.out")"
+fi
+SUBID=$("$RUN" --list --op sub "$FIX" | head -n 1)
+t0=$(date +%s)
+"$RUN" shrink "$SUBID" "$FIX" --target "$PIPE" --no-color --seconds 3 --timeout 300 --first-call-timeout 300 \
+    --target-arg "$PY $HB hang" >"$TMP/shang.out" 2>&1; rc=$?
+took=$(( $(date +%s) - t0 ))
+if [ "$rc" -ne 130 ] && [ "$took" -le 20 ]; then
+    ok "shrink --seconds 3 against a bridge that hangs ends in ${took} s (exit $rc)"
+else
+    bad "shrink --seconds 3 against a bridge that hangs" "exit $rc after ${took} s: $(tail -c 300 "$TMP/shang.out")"
+fi
+
 # Grad mode (docs/pipe-protocol.md, "Gradients"): a bridge without grad_ops
 # gets no grad case; a malformed gradient reply is the bridge's death; the
 # torch bridge (torch autograd) passes the grad fixtures in the torch profile.

@@ -16,6 +16,9 @@ pub const BCT_CAP_STRIDED: c_uint = 1;
 pub const BCT_CAP_INPLACE: c_uint = 2;
 /// `BCT_CAP_OUT`: supports `Mode::Out`.
 pub const BCT_CAP_OUT: c_uint = 4;
+/// `BCT_CAP_COMPILES`: compiles on first use; a worker's first call of each op and mode gets
+/// bcast-run's `--first-call-timeout`.
+pub const BCT_CAP_COMPILES: c_uint = 16;
 /// `BCT_ENTRY_NAME`: the symbol the runner looks up.
 pub const BCT_ENTRY_NAME: &str = "bcast_target_v1";
 

@@ -46,7 +46,7 @@ fn rust_lines() -> Vec<String> {
     let consts: [(&str, i64); 8] = [
         ("BCT_ABI_VERSION", BCT_ABI_VERSION as i64), ("BCT_MAX_RANK", BCT_MAX_RANK as i64),
         ("BCT_CAP_STRIDED", BCT_CAP_STRIDED as i64), ("BCT_CAP_INPLACE", BCT_CAP_INPLACE as i64),
-        ("BCT_CAP_OUT", BCT_CAP_OUT as i64), ("BCT_DTYPE_COUNT", BCT_DTYPE_COUNT as i64),
+        ("BCT_CAP_OUT", BCT_CAP_OUT as i64), ("BCT_CAP_COMPILES", BCT_CAP_COMPILES as i64), ("BCT_DTYPE_COUNT", BCT_DTYPE_COUNT as i64),
         ("BCT_OP_COUNT", BCT_OP_COUNT as i64), ("BCT_STATUS_COUNT", BCT_STATUS_COUNT as i64),
     ];
     out.extend(consts.iter().map(|(name, value)| format!("const {name} {value}")));
