@@ -133,7 +133,7 @@ def _pick_libs(op, mode, args, libs, tags, comments):
     if oracles.numpy_would_crash(args) and ("numpy" in libs or "rule" in libs):
         libs = tuple(l for l in libs if l not in ("numpy", "rule"))
         tags.add("numpy-crash")
-        comments.append("NumPy 1.24 aborts building a view of more than 65 dimensions; "
+        comments.append(oracles.NUMPY_LABEL + " aborts building a view of more than 65 dimensions; "
                         "only torch could run this case")
     if "torch" in libs and oracles.torch_uses_numpy_views(mode, args):
         libs = tuple(l for l in libs if l != "torch")
@@ -153,7 +153,7 @@ def _pick_libs(op, mode, args, libs, tags, comments):
     if "torch" in libs and oracles.torch_would_crash(op, mode, args):
         libs = tuple(l for l in libs if l != "torch")
         tags.add("torch-crash")
-        comments.append("torch 1.13 dies with SIGFPE on this input (int minimum by -1); "
+        comments.append(oracles.TORCH_LABEL + " dies with SIGFPE on this input (int minimum by -1); "
                         "NumPy's wrapped result is expected in both profiles")
     return libs
 
@@ -328,7 +328,7 @@ def _scalar_path(op, mode, args, outs, tags, comments, raw=False):
     if len(shown) < len(ks):
         diff.append("... (%d elements in all)" % len(ks))
     tags.add("torch-simd")
-    comments.append("torch 1.13 vectorized path gave: " + " ".join(diff))
+    comments.append(oracles.TORCH_LABEL + " vectorized path gave: " + " ".join(diff))
     outs["torch"] = sc
 
 

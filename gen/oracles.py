@@ -17,6 +17,15 @@ from caseio import NP_DTYPE, NP_NAME, GenError, Outcome, fmt_values
 
 torch.set_num_threads(1)
 
+# The oracles' names in comments the generators write ("NumPy 1.24", "torch
+# 2.15"): make_cases.py runs under both generations' interpreters.
+NUMPY_LABEL = "NumPy " + ".".join(np.__version__.split(".")[:2])
+TORCH_LABEL = "torch " + ".".join(torch.__version__.split("+")[0].split(".")[:2])
+NUMPY_MAJOR = int(np.__version__.split(".")[0])
+TORCH_MAJOR = int(torch.__version__.split(".")[0])
+# NumPy's most dimensions: 32 in 1.x, 64 in 2.x (B33).
+NUMPY_MAXDIMS = 32 if NUMPY_MAJOR < 2 else 64
+
 TORCH_DTYPE = {
     "bool": torch.bool, "i8": torch.int8, "u8": torch.uint8, "i16": torch.int16,
     "i32": torch.int32, "i64": torch.int64, "f32": torch.float32, "f64": torch.float64,
@@ -68,8 +77,10 @@ _RULES = [
     ("numpy", None, r"^negative dimensions are not allowed", "invalid-shape"),
     ("numpy", None, r"^matmul: Input operand \d+ has a mismatch in its core dimension", "matmul-core"),
     ("numpy", None, r"^matmul: Input operand \d+ does not have enough dimensions", "matmul-core"),
-    ("numpy", None, r"^maximum supported dimension for an ndarray is 32", "rank-limit"),
-    ("numpy", None, r"^number of dimensions must be within \[0, 32\]", "rank-limit"),
+    # NumPy 1.x: 32 dims; NumPy 2.x: 64 dims (B33), but np.broadcast_shapes still 32.
+    ("numpy", None, r"^maximum supported dimension for an ndarray is (currently )?(32|64)", "rank-limit"),
+    ("numpy", None, r"^number of dimensions must be within \[0, (32|64)\]", "rank-limit"),
+    ("numpy", None, r"^this function only supports up to 32 dimensions but the array has \d+", "rank-limit"),
     ("numpy", None, r"^broadcast dimensions too large", "overflow"),
     ("numpy", None, r"^array is too big", "overflow"),
     ("numpy", None, r"^iterator is too large", "overflow"),
@@ -89,12 +100,13 @@ _RULES = [
     ("torch", None, r"^The expanded size of the tensor \(-?\d+\) isn't allowed in a leading, non-existing dimension", "invalid-shape"),
     ("torch", None, r"^expand\(.*\): the number of sizes provided \(\d+\) must be greater or equal", "invalid-shape"),
     ("torch", None, r"^Trying to create tensor with negative dimension", "invalid-shape"),
-    ("torch", None, r"^mat1 and mat2 shapes cannot be multiplied", "matmul-core"),
+    ("torch", None, r"^(mm: )?mat1 and mat2 shapes cannot be multiplied", "matmul-core"),
     ("torch", None, r"^both arguments to matmul need to be at least 1D", "matmul-core"),
     ("torch", None, r"^size mismatch, got", "matmul-core"),
     ("torch", None, r"^inconsistent tensor size, expected tensor", "matmul-core"),
     ("torch", None, r"^Expected size for first two dimensions of batch2 tensor", "matmul-core"),
-    ("torch", None, r"^Storage size calculation overflowed", "overflow"),
+    ("torch", None, r"^Attempting to broadcast a dimension of length \d+ at -?\d+! Mismatching argument", "not-broadcastable"),
+    ("torch", None, r"^(Storage size|Stride) calculation overflowed", "overflow"),
     ("torch", None, r"^numel: integer multiplication overflow", "overflow"),
     ("torch", None, r"^ZeroDivisionError", "division-by-zero"),
     ("torch", None, r"not implemented for '\w+'", "dtype"),
@@ -268,8 +280,10 @@ def run_numpy(op, mode, args, attrs=(), raw=False):
 def torch_would_crash(op, mode, args):
     """torch 1.13 dies with SIGFPE (C++ signed overflow) on int32/int64
     floor_divide and remainder of the minimum by -1, in or out of place.
-    Such cases cannot be run through torch at all."""
-    if op not in ("floor_divide", "remainder") or len(args) < 2:
+    Such cases cannot be run through torch at all. torch 2.x returns the
+    wrapped minimum (measured with torch 2.15, 1 to 65 elements, in and out of
+    place, 0-d and strided operands)."""
+    if TORCH_MAJOR >= 2 or op not in ("floor_divide", "remainder") or len(args) < 2:
         return False
     x, y = args[0], args[1]
     if x.dtype not in ("i32", "i64") or y.dtype == "-" or y.storage is None or x.storage is None:
@@ -282,14 +296,16 @@ def numpy_would_crash(args):
     """NumPy 1.24 dies ("stack smashing detected", SIGABRT) when as_strided builds
     a view of 66 or more dimensions (measured: 33-65 raise "number of dimensions
     must be within [0, 32]", 66 and above abort), so an operand of that rank
-    cannot be built for NumPy (or the rule, which goes through NumPy) at all."""
-    return any(a.dtype != "-" and len(a.shape) > 65 for a in args)
+    cannot be built for NumPy (or the rule, which goes through NumPy) at all.
+    NumPy 2.x raises "number of dimensions must be within [0, 64]" instead
+    (measured with 2.4.6 at 66 dims)."""
+    return NUMPY_MAJOR < 2 and any(a.dtype != "-" and len(a.shape) > 65 for a in args)
 
 
 def torch_uses_numpy_views(mode, args):
     """run_torch builds out= and negative-stride operands through np_view, so
-    NumPy's limit (32 dims; it aborts above 65) applies to them too."""
-    return any(a.dtype != "-" and len(a.shape) > 32 and
+    NumPy's limit (NUMPY_MAXDIMS; 1.x aborts above 65) applies to them too."""
+    return any(a.dtype != "-" and len(a.shape) > NUMPY_MAXDIMS and
                ((mode == "out" and i == len(args) - 1) or any(st < 0 for st in a.strides))
                for i, a in enumerate(args))
 
