@@ -978,8 +978,9 @@ int64_t br_case_result_bytes(const br_case *c)
 unsigned br_source_profiles(const char *source)
 {
     static const struct { const char *word; unsigned mask; } words[] = {
-        { "numpy", 3u }, { "torch", 3u }, { "rule", 3u }, { "ref", 3u },   /* NumPy 1.24, torch 1.13 */
-        { "numpy2", 12u }, { "torch2", 12u },                             /* NumPy 2, torch 2 */
+        { "numpy", 3u }, { "torch", 3u }, { "ref", 3u },   /* NumPy 1.24, torch 1.13 */
+        { "numpy2", 12u }, { "torch2", 12u },             /* NumPy 2, torch 2 */
+        { "rule", 15u },   /* ref's own rule (axis_add, uni_add), applied through each generation's NumPy */
     };
     unsigned m = 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)

@@ -12,7 +12,7 @@
 #define BR_MAX_VALUES ((int64_t)1 << 24)     /* above this a pattern/digest is required */
 #define BR_MAX_RESULT_BYTES ((int64_t)1 << 34) /* an expected result (16 GiB) */
 #define BR_PROFILE_ANY (-1)                  /* `expect *` */
-#define BR_MAX_EXPECT 6                      /* grad mode: a gradient per input, per profile */
+#define BR_MAX_EXPECT 12                     /* grad mode: a gradient per input, per profile (4 profiles) */
 
 enum { BR_CMP_EXACT = 0, BR_CMP_ULP = 1 };
 enum { BR_DATA_NONE = 0, BR_DATA_VALUES, BR_DATA_PATTERN, BR_DATA_DIGEST };
