@@ -68,6 +68,9 @@ int bc_numpy_max_rank(int profile);
  * refuses a product above INT64_MAX on the way, torch one above UINT64_MAX,
  * and a non-empty count above INT64_MAX). */
 int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err);
+/* B37: in the torch2 profile, the contiguous strides of a result torch
+ * allocates must fit int64, even for an empty result; other profiles: BCT_OK. */
+int bc_check_torch2_strides(const bc_shape *s, int profile, bc_error *err);
 
 /* B1-B4: broadcasts n shapes (n may be 0, giving ()). Checks extents, not the
  * result's count: callers apply bc_check_shape in their profile (B16). */

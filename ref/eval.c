@@ -289,7 +289,11 @@ static int elementwise_shape(const bct_call *call, int nin, const bct_array *w, 
         }
     }
     if (st != BCT_OK) return st;
-    return bc_check_shape(res, profile, -1, err);
+    st = bc_check_shape(res, profile, -1, err);
+    /* B37: torch 2 allocates the result (value mode) or resizes out= to it */
+    if (st == BCT_OK && (mode == BCT_MODE_VALUE || (mode == BCT_MODE_OUT && *resize)))
+        st = bc_check_torch2_strides(res, profile, err);
+    return st;
 }
 
 /* torch's dtype checks, made after broadcasting. BCT_OK or the error. */
@@ -466,6 +470,14 @@ static int eval_shapes(const bct_call *call, bc_error *err)
     /* B16: NumPy counts the result ("broadcast dimensions too large"); torch's
      * broadcast_shapes computes the shape and counts nothing. */
     if (st == BCT_OK && bc_profile_is_numpy(call->profile)) st = bc_check_shape(&res, call->profile, -1, err);
+    /* B35: NumPy 2's broadcast_shapes goes through np.broadcast, whose legacy
+     * iterator keeps NumPy 1's 32 dims although arrays may have 64 (B33):
+     * "this function only supports up to 32 dimensions but the array has 33". */
+    for (int k = 0; k < call->nargs && call->profile == BCT_PROFILE_NUMPY2; k++)
+        if (call->args[k].rank > BC_NUMPY_MAX_RANK)
+            return bc_fail(err, BCT_ERR_RANK_LIMIT, k, -1, -1, "this function only supports up to %d "
+                           "dimensions but the array has %d (operand %d; NumPy 2's broadcast_shapes)",
+                           BC_NUMPY_MAX_RANK, call->args[k].rank, k);
     if (st == BCT_OK) {
         char sb[512];
         if (call->alloc_output == NULL ||

@@ -78,7 +78,7 @@ static void acc(int dtype, char *dst, int64_t ds, const char *src, int64_t ss, i
                 if (which == 0)                                                           \
                     r = np ? gi * y[i] * POW(x[i], y[i] - 1)                              \
                        : y[i] == 0 ? (T)0 : gi * (y[i] * POW(x[i], y[i] - 1));            \
-                else {   /* torch 1.13 takes log of an f32 base in f32 */                \
+                else {   /* torch 1.13 takes log of an f32 base in f32; torch 2 not (B36) */ \
                     T lg = log_f32 ? (T)logf((float)x[i]) : LOG(x[i]);                    \
                     r = np ? gi * POW(x[i], y[i]) * LOG(x[i])                             \
                        : (x[i] == 0 && y[i] >= 0) ? (T)0 : gi * (POW(x[i], y[i]) * lg);   \
@@ -240,7 +240,7 @@ static void elementwise_grad(const bct_call *call, int nin, const plan *p, const
                 else
                     terms_f64(op, which, call->profile, tb, gb, (const double *)(const void *)xp,
                               (const double *)(const void *)yp, (const uint8_t *)cp, m,
-                              call->args[0].dtype == BCT_F32);
+                              call->args[0].dtype == BCT_F32 && call->profile == BCT_PROFILE_TORCH);
                 src = (const char *)tb;
                 ss = bc_dtype_size(T);
                 if (s[j].dtype != T) {   /* accumulate in the operand's dtype (B23) */

@@ -158,6 +158,28 @@ int bc_check_shape(const bc_shape *s, int profile, int operand, bc_error *err)
                                                 : "int64 (NumPy multiplies up to the first 0)");
 }
 
+/* B37, torch 2 only: allocating a contiguous result, torch 2 computes its
+ * strides (stride[i] = stride[i+1] * max(size[i+1], 1)) and refuses one that
+ * overflows int64 ("Stride calculation overflowed"), even when a zero extent
+ * makes the result empty; torch 1.13 allocates it. Measured: (0,2^62,1) + (1,1,4)
+ * raises in torch 2.15 and gives an empty (0,2^62,4) in torch 1.13. */
+int bc_check_torch2_strides(const bc_shape *s, int profile, bc_error *err)
+{
+    char buf[512];
+    int64_t stride = 1;
+    if (profile != BCT_PROFILE_TORCH2)
+        return BCT_OK;
+    for (int i = s->rank - 1; i > 0; i--) {
+        int64_t d = s->dim[i] > 1 ? s->dim[i] : 1;
+        if (stride > INT64_MAX / d)
+            return bc_fail(err, BCT_ERR_OVERFLOW, -1, -1, -1,
+                           "Stride calculation overflowed: the contiguous strides of the result %s "
+                           "overflow int64 (torch 2)", bc_shape_format(s, buf, sizeof buf));
+        stride *= d;
+    }
+    return BCT_OK;
+}
+
 /* B16, NumPy profile only: NumPy refuses to create an array or a view whose
  * byte size -- the product of the NON-ZERO extents times the itemsize --
  * overflows intp ("array is too big"), even when a zero extent makes it empty
