@@ -1,11 +1,12 @@
 """crosscheck.py - runs freshly generated cases through bcast-run against the
-reference target in both profiles and prints the id of every failing case.
+reference target in the four profiles (numpy, torch,
+numpy2, torch2) and prints the id of every failing case.
 
     /usr/bin/python3 gen/crosscheck.py BCAST_RUN TARGET_SO CASEFILE|DIR...
 
 A failure is a disagreement between ref and the oracles: a bug in ref or in
-gen/, to be resolved, never hidden. Exit 0 when every case passed in both
-profiles, 1 otherwise, 2 when the runner could not run."""
+gen/, to be resolved, never hidden. Exit 0 when every case passed in every
+profile, 1 otherwise, 2 when the runner could not run."""
 
 import json
 import os
@@ -37,7 +38,7 @@ def main(argv):
         return 2
     runner, target, paths = argv[1], argv[2], argv[3:]
     status = 0
-    for profile in ("numpy", "torch"):
+    for profile in ("numpy", "torch", "numpy2", "torch2"):
         bad, last = run_profile(runner, target, paths, profile)
         if bad is None:
             status = 2

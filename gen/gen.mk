@@ -1,9 +1,11 @@
 # gen/gen.mk - case generation with NumPy and torch (gen/), and the checks on cases/.
 #
-#   make cases             regenerate cases/ (every default suite), then cross-check
-#                          them against ref when the runner is built (fails if they disagree)
+#   make cases             regenerate cases/ (every default suite) with the four oracles: NumPy 1.24
+#                          and torch 1.13 ($(PYTHON)), NumPy 2 and torch 2 ($(PYTHON2), .venv/oracles),
+#                          merged into one record per case (gen/make_cases4.py); then cross-check
+#                          them against ref in all four profiles when the runner is built
 #   make cases-check       regenerate into a temp dir and diff against cases/
-#   make cases-crosscheck  run cases/ through bcast-run + ref in both profiles; list failures
+#   make cases-crosscheck  run cases/ through bcast-run + ref in the four profiles; list failures
 #   make cases-large       the opt-in `large` suite (gigabyte outputs and storages; see gen/suite_large.py)
 #   make confirm FILE=F    promote explored cases (bcast-run explore --emit F): NumPy and torch
 #                          re-derive their expectations, ref must agree (exit 1 and the case
@@ -24,13 +26,22 @@ GEN_FNV      := $(BUILD)/gen/fnv1a64
 # where the committed cases/ were made (NumPy only warns about a name it
 # cannot disable, e.g. on a CPU without AVX-512).
 GEN_NPY_SIMD := NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL"
-GEN_PY       := $(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases.py
+# Both generations, in parallel, merged (the NumPy SIMD setting holds for both).
+GEN_PY        = $(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases4.py \
+                --python1 $(PYTHON) --python2 $(PYTHON2)
 GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
 ALL_TARGETS  += $(GEN_FNV)
 
+# Without .venv/oracles the generation-2 expectations cannot be made: fail, never
+# write generation-1-only files.
+GEN_NEEDS_PY2 = @command -v $(PYTHON2) >/dev/null 2>&1 || { \
+  echo "$@: $(PYTHON2) is missing: the NumPy 2 / torch 2 oracles (profiles numpy2, torch2) run in" \
+       ".venv/oracles; install it with: sh .ci/install-deps" >&2; exit 1; }
+
 cases: $(GEN_FNV)
+	$(GEN_NEEDS_PY2)
 	$(GEN_PY) --out cases --jobs $(GEN_JOBS)
 	@if [ -x "$(CROSS_RUNNER)" ] && [ -f "$(CROSS_TARGET)" ]; then \
 	  $(MAKE) --no-print-directory cases-crosscheck || { \
@@ -41,6 +52,7 @@ cases: $(GEN_FNV)
 	fi
 
 cases-check: $(GEN_FNV)
+	$(GEN_NEEDS_PY2)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(GEN_PY) --out "$$tmp" --jobs $(GEN_JOBS) >/dev/null && \
 	bad=""; for s in $(GEN_SUITES); do \
@@ -58,11 +70,13 @@ $(GEN_FNV): gen/fnv1a64.c
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(EXTRA_LDFLAGS)
 
 cases-large: $(GEN_FNV)
+	$(GEN_NEEDS_PY2)
 	$(GEN_PY) --out cases --suite large --jobs $(GEN_JOBS)
 
 # Promotion of explored cases (docs/explore.md).
 confirm:
 	@test -n "$(FILE)" || { echo "make confirm: set FILE=... (a file written by bcast-run explore --emit)" >&2; exit 2; }
+	$(GEN_NEEDS_PY2)
 	$(GEN_NPY_SIMD) $(PYTHON) gen/confirm.py --jobs $(GEN_JOBS) $(FILE)
 	$(GEN_PY) --out cases --suite explored --jobs 1
 

@@ -66,6 +66,8 @@ explore-reports: $(RUNNER_BIN)
 run: $(RUNNER_BIN) $(BUILD)/targets/ref.so
 	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile numpy cases/
 	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile torch cases/
+	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile numpy2 cases/
+	$(RUNNER_BIN) --target $(BUILD)/targets/ref.so --profile torch2 cases/
 
 .PHONY: run
 
