@@ -1,4 +1,5 @@
-"""numpy_bridge.py - NumPy itself behind the pipe protocol (targets/registry.tsv: numpy-bridge).
+"""numpy_bridge.py - NumPy itself behind the pipe protocol (targets/registry.tsv: numpy-bridge on
+NumPy 1.24, profile numpy; numpy2-bridge on NumPy 2.x, .venv/oracles, profile numpy2).
 
 The adapter only adapts the calling convention: operands become strided views
 over a private copy of the sent bytes (np.lib.stride_tricks.as_strided), the
@@ -47,8 +48,9 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
     (r"^negative dimensions are not allowed", "invalid-shape"),
     (r"^matmul: Input operand \d+ has a mismatch in its core dimension", "matmul-core"),
     (r"^matmul: Input operand \d+ does not have enough dimensions", "matmul-core"),
-    (r"^maximum supported dimension for an ndarray is 32", "rank-limit"),
-    (r"^number of dimensions must be within \[0, 32\]", "rank-limit"),
+    (r"^maximum supported dimension for an ndarray is (currently )?\d+", "rank-limit"),   # 1.24: 32, 2.x: 64
+    (r"^number of dimensions must be within \[0, \d+\]", "rank-limit"),
+    (r"^this function only supports up to \d+ dimensions", "rank-limit"),   # 2.x broadcast_shapes: 32
     (r"^broadcast dimensions too large", "overflow"),
     (r"^array is too big", "overflow"),
     (r"^iterator is too large", "overflow"),
@@ -130,13 +132,19 @@ def run(case):
         return bb.reply_error(*classify(exc))
 
 
+def profile():
+    """The generation this NumPy is: numpy2 (NumPy 2.4.6's semantics, NEP 50) on
+    NumPy 2.x, numpy (NumPy 1.24) before (registry: numpy2-bridge, numpy-bridge)."""
+    return "numpy2" if int(np.__version__.split(".")[0]) >= 2 else "numpy"
+
+
 def main():
     warnings.simplefilter("ignore")
     np.seterr(all="ignore")
-    hello = bb.Hello("numpy", np.__version__, "numpy",
+    hello = bb.Hello("numpy", np.__version__, profile(),
                      ops=list(UFUNC) + ["where", "broadcast_to", "broadcast_shapes"],
                      dtypes=bb.NAMES,
-                     # NumPy's 32-dimension limit (NPY_MAXDIMS) is NOT declared: raising
+                     # NumPy's dimension limit (NPY_MAXDIMS: 32, 64 in 2.x) is NOT declared: raising
                      # rank-limit above it is NumPy's behaviour under test (B15).
                      max_rank=0, flags=("strided", "inplace", "out"))
     bb.serve(hello, run)
