@@ -194,5 +194,33 @@ else
     skipped=$((skipped + 1))
 fi
 
+# The PyPI environments (sh .ci/install-deps): numpy2-bridge (numpy_bridge.py on NumPy 2.4.6, .venv/oracles)
+# and array-api-strict (.venv/targets). Each is skipped, saying so, when its environment is missing.
+OPY=.venv/oracles/bin/python
+if [ -x "$OPY" ] && "$OPY" -c 'import numpy' 2>/dev/null; then
+    printf '' | "$OPY" $BR/numpy_bridge.py > "$TMP/hello"
+    grep -qx 'profile numpy2' "$TMP/hello" && ok "numpy2-bridge: NumPy 2 declares profile numpy2" \
+        || bad "numpy2-bridge: NumPy 2 declares profile numpy2" "$(cat "$TMP/hello")"
+    run "numpy2-bridge: the profiles fixture (numpy2 expectations) passes" 0 '^2 passed, 0 failed, 0 skipped$' \
+        --target-arg "$OPY $BR/numpy_bridge.py" tests/runner/fixtures/profiles
+else
+    echo "SKIP the numpy2-bridge tests: $OPY with NumPy is missing (sh .ci/install-deps)"
+    skipped=$((skipped + 1))
+fi
+TPY=.venv/targets/bin/python
+if [ -x "$TPY" ] && "$TPY" -c 'import array_api_strict' 2>/dev/null; then
+    # 4 fixtures fail by the standard's rules (integer divide, bool += and bool matmul refused) or
+    # NumPy 2's 64 dimensions (profile numpy); everything else passes, strided and in-place included.
+    run "array-api-strict: the fixtures pass but for the standard's refusals" 1 '^37 passed, 4 failed, 7 skipped$' \
+        --profile numpy --format json --output "$TMP/res.json" \
+        --target-arg "$TPY $BR/array_api_strict_bridge.py" "$FIX" tests/runner/fixtures/real
+    reason 'promotion/div/i32,0d-i16=-129/(3,)x()' 'Only floating-point dtypes are allowed in divide' \
+        && ok "array-api-strict: integer divide is refused with the library's own dtype error" \
+        || bad "array-api-strict: integer divide is refused with the library's own dtype error" "see $TMP/res.json"
+else
+    echo "SKIP the array-api-strict tests: $TPY with array_api_strict is missing (sh .ci/install-deps)"
+    skipped=$((skipped + 1))
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
