@@ -120,9 +120,9 @@ def run(case):
 def main():
     warnings.simplefilter("ignore")
     np.seterr(all="ignore")
-    # profile: NumPy's generation (the standard is not one of bcast's profiles;
+    # profile numpy2: NumPy 2.4.6, which array-api-strict wraps (the standard is not one of bcast's profiles;
     # where it deliberately differs from NumPy, the expectations file says so).
-    hello = bb.Hello("array-api-strict", xp.__version__, "numpy",
+    hello = bb.Hello("array-api-strict", xp.__version__, "numpy2",
                      ops=list(FUNC) + ["broadcast_to", "broadcast_shapes"], dtypes=bb.NAMES,
                      max_rank=0, flags=("strided", "inplace"))
     bb.serve(hello, run)
