@@ -12,12 +12,19 @@ packages). With other versions the outcomes legitimately differ (NumPy 2's
 NEP 50 promotion, newer torch messages), so the check then reports a clear
 skip instead of failures.
 
-Usage: /usr/bin/python3 gen/check_semantics_examples.py [-v] [PATH]
+The section "The Array API standard and NumPy 2" has ```pycon array-api
+blocks instead, run with `xp` (array_api_strict) and `np` in scope under
+.venv/targets/bin/python (array-api-strict 2.6 on NumPy 2.4, the
+environment of `sh .ci/install-deps`): `--array-api` checks those, re-running
+itself with that interpreter, and skips saying so when it is missing.
+
+Usage: /usr/bin/python3 gen/check_semantics_examples.py [-v] [--array-api] [PATH]
 Last line: "N passed, N failed" (", N skipped" when skipped). Exit 1 on failure.
 """
 import doctest
 import os
 import re
+import subprocess
 import sys
 import warnings
 
@@ -25,6 +32,9 @@ DOC_VERSIONS = {"numpy": "1.24", "torch": "1.13"}
 DEFAULT_DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "semantics.md")
 
 FENCE_OPEN = re.compile(r"^```pycon\s*$")
+FENCE_OPEN_ARRAY_API = re.compile(r"^```pycon array-api\s*$")
+ARRAY_API_VERSIONS = {"array_api_strict": "2.6", "numpy": "2.4"}
+ARRAY_API_PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".venv", "targets", "bin", "python")
 FENCE_CLOSE = re.compile(r"^```\s*$")
 HEADING = re.compile(r"^#+\s+(B\d+)\b")
 
@@ -35,15 +45,17 @@ def skip(reason):
     sys.exit(0)
 
 
-def blocks(text):
-    """Yields (rule id or '-', first line number, block text) for each pycon block."""
+def blocks(text, fence=FENCE_OPEN):
+    """Yields (rule id or '-', first line number, block text) for each block opened by fence."""
     rule, inside, start, lines = "-", False, 0, []
     for n, line in enumerate(text.splitlines(), 1):
         if not inside:
             m = HEADING.match(line)
             if m:
                 rule = m.group(1)
-            elif FENCE_OPEN.match(line):
+            elif line.startswith("## "):
+                rule = "-"   # a section that is no rule (The Array API standard and NumPy 2)
+            elif fence.match(line):
                 inside, start, lines = True, n + 1, []
         elif FENCE_CLOSE.match(line):
             inside = False
@@ -54,19 +66,9 @@ def blocks(text):
         raise SystemExit("error: unterminated ```pycon block starting at line %d" % (start - 1))
 
 
-def main(argv):
-    verbose = "-v" in argv
-    paths = [a for a in argv if a != "-v"]
-    path = paths[0] if paths else DEFAULT_DOC
-    try:
-        import numpy as np
-        import torch
-    except ImportError as e:
-        skip("numpy/torch not importable by %s (%s); install python3-numpy python3-torch" % (sys.executable, e))
-    for name, mod in (("numpy", np), ("torch", torch)):
-        have = ".".join(mod.__version__.split(".")[:2])
-        if have != DOC_VERSIONS[name]:
-            skip("docs/semantics.md describes %s %s, this is %s" % (name, DOC_VERSIONS[name], mod.__version__))
+def run_blocks(path, fence, globs, verbose):
+    """Runs every block of path opened by fence as a doctest with globs; prints
+    the totals and returns the exit status (1 on a failure or no block)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -78,9 +80,9 @@ def main(argv):
     flags = doctest.NORMALIZE_WHITESPACE  # NumPy ends some messages with a space
     runner = doctest.DocTestRunner(optionflags=flags, verbose=False)
     passed = failed = 0
-    for rule, line, src in blocks(text):
+    for rule, line, src in blocks(text, fence):
         name = "%s:%d (%s)" % (os.path.basename(path), line, rule)
-        test = parser.get_doctest(src, {"np": np, "torch": torch}, name, path, line - 1)
+        test = parser.get_doctest(src, dict(globs), name, path, line - 1)
         if not test.examples:
             continue
         before = runner.failures
@@ -93,10 +95,49 @@ def main(argv):
             if verbose:
                 print("ok   %s (%d examples)" % (name, len(test.examples)))
     if passed + failed == 0:
-        print("error: no ```pycon blocks found in " + path)
+        print("error: no %s blocks found in %s" % (fence.pattern, path))
         failed = 1
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def check_versions(modules, wanted):
+    """Skips (exits) unless each module's major.minor is the documented one."""
+    for name, mod in modules:
+        have = ".".join(mod.__version__.split(".")[:2])
+        if have != wanted[name]:
+            skip("docs/semantics.md describes %s %s, this is %s" % (name, wanted[name], mod.__version__))
+
+
+def main_array_api(argv, path, verbose):
+    """--array-api: the ```pycon array-api blocks, under .venv/targets' interpreter."""
+    try:
+        import array_api_strict as xp
+        import numpy as np
+    except ImportError as e:
+        # (a venv's python is a symlink to the system one: a variable, not the path, marks the re-run)
+        if os.path.exists(ARRAY_API_PYTHON) and not os.environ.get("BCAST_ARRAY_API_RERUN"):
+            env = dict(os.environ, BCAST_ARRAY_API_RERUN="1")
+            return subprocess.call([ARRAY_API_PYTHON, os.path.abspath(__file__)] + argv, env=env)
+        skip("array_api_strict not importable by %s (%s) and no %s; run sh .ci/install-deps"
+             % (sys.executable, e, os.path.normpath(ARRAY_API_PYTHON)))
+    check_versions((("array_api_strict", xp), ("numpy", np)), ARRAY_API_VERSIONS)
+    return run_blocks(path, FENCE_OPEN_ARRAY_API, {"np": np, "xp": xp}, verbose)
+
+
+def main(argv):
+    verbose = "-v" in argv
+    paths = [a for a in argv if a not in ("-v", "--array-api")]
+    path = paths[0] if paths else DEFAULT_DOC
+    if "--array-api" in argv:
+        return main_array_api(argv, path, verbose)
+    try:
+        import numpy as np
+        import torch
+    except ImportError as e:
+        skip("numpy/torch not importable by %s (%s); install python3-numpy python3-torch" % (sys.executable, e))
+    check_versions((("numpy", np), ("torch", torch)), DOC_VERSIONS)
+    return run_blocks(path, FENCE_OPEN, {"np": np, "torch": torch}, verbose)
 
 
 if __name__ == "__main__":

@@ -95,5 +95,7 @@ explore-check: $(CROSS_RUNNER) $(CROSS_TARGET)
 TESTS += "sh tests/run-pytest.sh gen/tests"
 # docs/semantics.md: every example block is executed against NumPy and torch.
 TESTS += "$(PYTHON) gen/check_semantics_examples.py"
+# the ```pycon array-api blocks, under .venv/targets/bin/python (skipped, saying so, without it)
+TESTS += "$(PYTHON) gen/check_semantics_examples.py --array-api"
 
 .PHONY: cases cases-check cases-crosscheck cases-large confirm explore-check
