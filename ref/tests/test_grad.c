@@ -217,6 +217,29 @@ static void test_pow(void)
     CHECK(isnan(at(&r, 1, 0)));                        /* 0^3 * log 0 = 0 * -inf */
 }
 
+/* B26, B36: pow's gradient for y with an f32 base x and an f64 exponent (the
+ * result and the terms are f64): torch 1.13 takes log(x) in f32, torch 2.15 in
+ * f64, as NumPy does. Measured on grad/dtypes/pow/f32,f64/(2,1)x(3,):
+ *   P -c "import torch; x=torch.tensor([1.25],requires_grad=True);
+ *         y=torch.tensor([0.25],dtype=torch.float64,requires_grad=True);
+ *         torch.pow(x,y).backward(torch.ones(1,dtype=torch.float64)); print(y.grad.item())"
+ * 1.13.1 prints 0.23594557503772878 / -0.25 (the case's g), 2.15.0 0.23594557878172037 / -0.25. */
+static void test_pow_log_of_f32_base_per_torch_generation(void)
+{
+    float x[1] = { 1.25f };
+    double y[1] = { 0.25 }, g[1] = { 1 };
+    operand ops[3] = { mk(BCT_F32, 1, S(1), x), mk(BCT_F64, 1, S(1), y), mk(BCT_F64, 1, S(1), g) };
+    double exact = pow(1.25, 0.25) * log(1.25), in_f32 = pow(1.25, 0.25) * (double)logf(1.25f);
+    gout r = grad(BCT_POW, BCT_PROFILE_TORCH, ops, 3);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(at(&r, 1, 0) == in_f32 && in_f32 != exact);
+    r = grad(BCT_POW, BCT_PROFILE_TORCH2, ops, 3);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(at(&r, 1, 0) == exact);
+    r = grad(BCT_POW, BCT_PROFILE_NUMPY2, ops, 3);
+    CHECK(at(&r, 1, 0) == exact);
+}
+
 /* B27: maximum and minimum: ties and NaN, per profile. */
 static void test_max_min_ties(void)
 {
@@ -337,6 +360,7 @@ int main(void)
     RUN(test_zero_size_and_0d);
     RUN(test_sub_mul_div);
     RUN(test_pow);
+    RUN(test_pow_log_of_f32_base_per_torch_generation);
     RUN(test_max_min_ties);
     RUN(test_where);
     RUN(test_matmul);

@@ -747,6 +747,51 @@ static void test_rank_limit_numpy2(void)
     CHECK_EQ_I64(bc_numpy_max_rank(BCT_PROFILE_NUMPY), 32);
 }
 
+/* B35: NumPy 2's broadcast_shapes keeps 32 dims (np.broadcast), although
+ * arrays may have 64 (B33); the other profiles are unchanged. Run:
+ *   P -c "import numpy as np; print(np.broadcast_shapes((1,)*33, (3,)))"
+ * 1.24.2 and 2.4.6 both raise; 2.4.6 says "this function only supports up to 32
+ * dimensions but the array has 33"; torch.broadcast_shapes returns the shape. */
+static void test_numpy2_broadcast_shapes_keeps_32_dims(void)
+{
+    char big[4 * 40];
+    strcpy(big, "(");
+    for (int i = 0; i < 33; i++) strcat(big, i ? ",1" : "1");
+    strcat(big, ")");
+    operand ops[2] = { mk(BCT_NONE, big, NULL), mk(BCT_NONE, "(3,)", NULL) };
+    result r = run(BCT_BROADCAST_SHAPES, BCT_MODE_VALUE, BCT_PROFILE_NUMPY2, ops, 2);
+    CHECK_EQ_I64(r.status, BCT_ERR_RANK_LIMIT);
+    CHECK_EQ_I64(run(BCT_BROADCAST_SHAPES, BCT_MODE_VALUE, BCT_PROFILE_NUMPY, ops, 2).status, BCT_ERR_RANK_LIMIT);
+    CHECK_EQ_I64(run(BCT_BROADCAST_SHAPES, BCT_MODE_VALUE, BCT_PROFILE_TORCH2, ops, 2).status, BCT_OK);
+    ops[1] = mk(BCT_NONE, "(2,)", NULL);          /* 33 dims against a mismatch: the rank decides first */
+    big[strlen(big) - 2] = '3';
+    ops[0] = mk(BCT_NONE, big, NULL);
+    CHECK_EQ_I64(run(BCT_BROADCAST_SHAPES, BCT_MODE_VALUE, BCT_PROFILE_NUMPY2, ops, 2).status, BCT_ERR_RANK_LIMIT);
+    ops[0] = mk(BCT_NONE, "(1,1,1)", NULL);
+    CHECK_EQ_I64(run(BCT_BROADCAST_SHAPES, BCT_MODE_VALUE, BCT_PROFILE_NUMPY2, ops, 2).status, BCT_OK);
+}
+
+/* B37: torch 2 refuses an empty result whose contiguous strides overflow int64;
+ * torch 1.13 allocates it. Run:
+ *   P -c "import torch; x=torch.zeros(0,2**62,1,dtype=torch.int8); print((x+torch.zeros(1,1,4,dtype=torch.int8)).shape)"
+ * 1.13.1: torch.Size([0, 4611686018427387904, 4]); 2.15.0: RuntimeError: Stride calculation overflowed. */
+static void test_torch2_result_strides_overflow(void)
+{
+    int8_t y[4] = { 4, 4, 4, 4 };
+    operand ops[2] = { mk(BCT_I8, "(0,4611686018427387904,1)", NULL), mk(BCT_I8, "(1,1,4)", y) };
+    CHECK_EQ_I64(run(BCT_ADD, BCT_MODE_VALUE, BCT_PROFILE_TORCH, ops, 2).status, BCT_OK);
+    CHECK_EQ_I64(run(BCT_ADD, BCT_MODE_VALUE, BCT_PROFILE_TORCH2, ops, 2).status, BCT_ERR_OVERFLOW);
+    ops[1] = mk(BCT_I8, "(1,1,2)", y);            /* strides 2^63: still overflows */
+    CHECK_EQ_I64(run(BCT_ADD, BCT_MODE_VALUE, BCT_PROFILE_TORCH2, ops, 2).status, BCT_ERR_OVERFLOW);
+    ops[1] = mk(BCT_I8, "(1,1,1)", y);            /* strides (2^62,1,1) fit */
+    CHECK_EQ_I64(run(BCT_ADD, BCT_MODE_VALUE, BCT_PROFILE_TORCH2, ops, 2).status, BCT_OK);
+    bc_shape s = { 3, { 0, (int64_t)1 << 62, 4 } };
+    bc_error e;
+    CHECK_EQ_I64(bc_check_torch2_strides(&s, BCT_PROFILE_NUMPY2, &e), BCT_OK);
+    CHECK_EQ_I64(bc_check_torch2_strides(&s, BCT_PROFILE_TORCH2, &e), BCT_ERR_OVERFLOW);
+    CHECK(strstr(e.message, "Stride calculation overflowed") != NULL);
+}
+
 /* The profile names of the case format and --profile, and their families. */
 static void test_profile_names_and_families(void)
 {
@@ -1417,6 +1462,8 @@ int main(void)
     RUN(test_where_values);
     RUN(test_view_values);
     RUN(test_broadcast_shapes_op);
+    RUN(test_numpy2_broadcast_shapes_keeps_32_dims);
+    RUN(test_torch2_result_strides_overflow);
     RUN(test_broadcast_shapes_any_operand_count);
     RUN(test_numpy_byte_size_overflow);
     RUN(test_torch_matmul_checks_batch_first);
