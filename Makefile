@@ -2,12 +2,15 @@
 #
 #   make              build everything into build/
 #   make test         build and run every test; last line "N passed, N failed"
-#   make run          run the whole default suite against the reference target, both profiles
-#   make cases        regenerate cases/ with NumPy and torch (needs PYTHON)
+#   make run          run the whole default suite against the reference target, all four profiles
+#   make cases        regenerate cases/ with the four oracles (needs PYTHON and PYTHON2)
 #   make cases-check  regenerate into a temp dir and diff against cases/
 #   make sanitize     build with -fsanitize=address,undefined and run the tests
 
 PYTHON  ?= /usr/bin/python3
+# NumPy 2 / torch 2 (.venv/oracles, `sh .ci/install-deps`; .ci/python/python.mk),
+# defined here because the parts' TESTS lines expand it as they are read.
+PYTHON2 ?= .venv/oracles/bin/python
 CC      ?= cc
 BUILD   ?= build
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes

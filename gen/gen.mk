@@ -97,5 +97,7 @@ TESTS += "sh tests/run-pytest.sh gen/tests"
 TESTS += "$(PYTHON) gen/check_semantics_examples.py"
 # the ```pycon array-api blocks, under .venv/targets/bin/python (skipped, saying so, without it)
 TESTS += "$(PYTHON) gen/check_semantics_examples.py --array-api"
+# ... and its NumPy 2 / torch 2 blocks (```pycon2) against .venv/oracles
+TESTS += "sh tests/runner/with-python2.sh $(PYTHON2) gen/check_semantics_examples.py"
 
 .PHONY: cases cases-check cases-crosscheck cases-large confirm explore-check

@@ -50,6 +50,8 @@ TESTS += $(EXPLORE_TEST)
 TESTS += "sh tests/runner/gate.sh $(BUILD)"
 # show's NumPy/torch one-liners run through the interpreter against a sample of cases (issue 13.9)
 TESTS += "$(PYTHON) tests/runner/oneliners.py $(BUILD)"
+# the NumPy 2 / torch 2 one-liners, with their interpreter (skipped, saying so, without it)
+TESTS += "sh tests/runner/with-python2.sh $(PYTHON2) tests/runner/oneliners.py $(BUILD)"
 TESTS += "sh tests/runner/explore.sh $(BUILD)"
 -include $(RUNNER_LIB_OBJ:.o=.d) $(BUILD)/runner/cli/main.d $(BUILD)/runner/tests/test_runner.d $(BUILD)/runner/tests/test_explore.d
 

@@ -219,17 +219,24 @@ static void grad_one_liner(br_buf *o, const br_case *c, int torch)
     br_buf_puts(o, ")))\"\n");
 }
 
-static void one_liner(br_buf *o, const br_case *c, int torch)
+/* The interpreter of each generation's oracles: Debian's (NumPy 1.24, torch
+ * 1.13) and .venv/oracles' (NumPy 2, torch 2; `sh .ci/install-deps`). */
+static const char *const ORACLE_PYTHON[2] = { "/usr/bin/python3", ".venv/oracles/bin/python" };
+static const char *const ORACLE_LABEL[2][2] = { { "NumPy", "torch" }, { "NumPy 2", "torch 2" } };
+
+/* One library's one-liner (torch: 0 NumPy, 1 torch) for generation gen2 (0: 1, 1: 2),
+ * labelled "NumPy:", "torch:", "NumPy 2:" or "torch 2:". */
+static void one_liner(br_buf *o, const br_case *c, int torch, int gen2)
 {
     for (int i = 0; i < c->nargs; i++)
         if (c->args[i].dtype != BCT_NONE && c->args[i].storage > ONE_LINER_MAX) {
-            br_buf_printf(o, "%s: (arg %s has %lld elements: too large for a one-liner)\n", torch ? "torch" : "NumPy",
+            br_buf_printf(o, "%s: (arg %s has %lld elements: too large for a one-liner)\n", ORACLE_LABEL[gen2][torch],
                           c->args[i].name, (long long)c->args[i].storage);
             return;
         }
     const char *name = torch ? torch_name(c->op) : np_name(c->op);
     const char *m = torch ? "torch" : "np";
-    br_buf_printf(o, "%s: /usr/bin/python3 -c \"import %s; ", torch ? "torch" : "NumPy",
+    br_buf_printf(o, "%s: %s -c \"import %s; ", ORACLE_LABEL[gen2][torch], ORACLE_PYTHON[gen2],
                   torch ? "torch" : "numpy as np");
     for (int i = 0; i < c->nargs; i++) py_arg(o, &c->args[i], torch);
     if (c->mode == BCT_MODE_GRAD) { grad_one_liner(o, c, torch); return; }
@@ -325,8 +332,12 @@ void br_show_case(const br_case *c, br_buf *o)
 
 void br_show_one_liners(const br_case *c, br_buf *out)
 {
-    one_liner(out, c, 0);
-    one_liner(out, c, 1);
+    unsigned gens = br_source_profiles(c->source);
+    for (int gen2 = 0; gen2 < 2; gen2++)
+        if (gens & (gen2 ? 12u : 3u)) {   /* the generations whose oracles the case names */
+            one_liner(out, c, 0, gen2);
+            one_liner(out, c, 1, gen2);
+        }
 }
 
 void br_show_side_by_side(int dtype, const int64_t *shape, int rank, const void *expected,

@@ -8,8 +8,9 @@
 /* Appends the description of c (materialized) to out. */
 void br_show_case(const br_case *c, br_buf *out);
 
-/* Appends the NumPy and the torch one-liner that reproduce c, one line each
- * ("NumPy: /usr/bin/python3 -c ...", "torch: ..."). */
+/* Appends the one-liners that reproduce c, one line per oracle its source
+ * names: generation 1 "NumPy: /usr/bin/python3 -c ...", "torch: ..."; then
+ * generation 2 "NumPy 2: .venv/oracles/bin/python -c ...", "torch 2: ...". */
 void br_show_one_liners(const br_case *c, br_buf *out);
 
 /* Appends expected and actual side by side, one element a line, marking

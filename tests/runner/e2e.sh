@@ -228,6 +228,44 @@ show_prints_reproducers() {
     grep -q '(2,1)\|(2, 1)' "$TMP/show.out" || fail "show: x's shape (2,1) not shown"
     bcr show_missing show 'no/such/case' "$FIX"
     [ "$rc" -ne 0 ] || fail "show of an unknown id exited 0"
+    # A generation-1 case: NumPy 1.24's and torch 1.13's one-liners only.
+    grep -q '^NumPy: /usr/bin/python3 -c "import numpy as np; ' "$TMP/show.out" || fail "show: no 'NumPy:' line"
+    grep -q '^torch: /usr/bin/python3 -c "import torch; ' "$TMP/show.out" || fail "show: no 'torch:' line"
+    grep -q '^NumPy 2:\|^torch 2:' "$TMP/show.out" && fail "show: generation-2 one-liners for a generation-1 case"
+    # A four-oracle case: a one-liner per oracle, generation 2's with .venv/oracles' interpreter.
+    cat >"$TMP/four.cases" <<'CASES'
+bcast-cases 1
+
+case four/add/i8
+suite ops
+tags divergent generation-changed
+rules B1 B19 B32
+op add
+mode value
+source numpy torch numpy2 torch2
+arg x i8 (1,) (1,) 0 1
+values 1
+arg y i64 () () 0 1
+values 1000
+expect numpy ok i16 (1,) exact
+values 1001
+expect torch ok i8 (1,) exact
+values -23
+expect numpy2 ok i64 (1,) exact
+values 1001
+expect torch2 ok i8 (1,) exact
+values -23
+end
+CASES
+    bcr show4 show four/add/i8 "$TMP/four.cases"
+    want_rc show4 0
+    [ "$(grep -c '^NumPy: \|^torch: \|^NumPy 2: \|^torch 2: ' "$TMP/show4.out")" -eq 4 ] ||
+        fail "show: not 4 one-liners for a four-oracle case: $(grep -c -- ' -c ' "$TMP/show4.out")"
+    grep -q '^NumPy 2: .venv/oracles/bin/python -c "import numpy as np; ' "$TMP/show4.out" ||
+        fail "show: no 'NumPy 2:' line with .venv/oracles/bin/python"
+    grep -q '^torch 2: .venv/oracles/bin/python -c "import torch; ' "$TMP/show4.out" ||
+        fail "show: no 'torch 2:' line"
+    grep -q '^  expect numpy2: *i64 (1,), exact: \[1001\]' "$TMP/show4.out" || fail "show: expect numpy2 not printed"
 }
 
 # oneliner NAME LIB KIND: runs the LIB ("NumPy" or "torch") line of $TMP/NAME.out;

@@ -1,6 +1,11 @@
 """oneliners.py - the NumPy and torch one-liners of `bcast-run show` reproduce their cases (issue 13.9).
 
     /usr/bin/python3 tests/runner/oneliners.py BUILD [SAMPLE]
+    .venv/oracles/bin/python tests/runner/oneliners.py BUILD [SAMPLE]
+
+The interpreter decides the generation checked: under NumPy 1.x the `NumPy:`
+and `torch:` one-liners against the numpy and torch expectations, under NumPy
+2.x the `NumPy 2:` and `torch 2:` ones against numpy2 and torch2.
 
 For a fixed sample of the default cases (every SAMPLE-th id, default 97, and
 cases whose values hold -0, NaN, infinities and extreme floats), runs each
@@ -118,9 +123,20 @@ def produced(obj):
     return DTYPE_NAMES[str(arr.dtype)], tuple(arr.shape), arr.reshape(-1).tolist()
 
 
+# (show's label, the profile, the interpreter the one-liner names) per library, per generation.
+GENERATIONS = {1: ((("NumPy", "numpy"), ("torch", "torch")), "/usr/bin/python3"),
+               2: ((("NumPy 2", "numpy2"), ("torch 2", "torch2")), ".venv/oracles/bin/python")}
+
+
+def generation():
+    """The generation of this interpreter's NumPy: 1 or 2."""
+    import numpy
+    return 2 if int(numpy.__version__.split(".")[0]) >= 2 else 1
+
+
 def run_one_liner(line):
     """What the one-liner printed, or the exception it raised."""
-    m = re.match(r'^/usr/bin/python3 -c "(.*)"$', line)
+    m = re.match(r'^%s -c "(.*)"$' % re.escape(GENERATIONS[generation()][1]), line)
     if not m:
         raise ValueError("not a one-liner: %s" % line[:80])
     got = []
@@ -137,8 +153,8 @@ def run_one_liner(line):
 def check_case(cid, case, lines):
     """'' when both one-liners reproduce the case, else why not; None to skip."""
     why = []
-    for lib, prof in (("NumPy", "numpy"), ("torch", "torch")):
-        if lib == "torch" and "torch-simd" in case["tags"]:
+    for lib, prof in GENERATIONS[generation()][0]:
+        if lib.startswith("torch") and "torch-simd" in case["tags"]:
             continue   # the expectation is torch's scalar path; the one-liner runs its vector path (B21)
         exp = case["expect"].get(prof) or case["expect"].get("*")
         line = lines.get(lib)
@@ -190,7 +206,7 @@ def show(build, cid, path):
                        stderr=subprocess.DEVNULL, check=False)
     lines = {}
     for l in r.stdout.decode("utf-8", "replace").split("\n"):
-        for lib in ("NumPy", "torch"):
+        for lib, _ in GENERATIONS[generation()][0]:
             if l.startswith(lib + ": "):
                 lines[lib] = l[len(lib) + 2:]
     return lines
