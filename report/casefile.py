@@ -111,10 +111,31 @@ def read_file(path):
     return cases, version
 
 
+PROFILES = ("numpy", "torch", "numpy2", "torch2")
+# The oracle whose expectations each profile holds (make cases: Debian 12's
+# python3-numpy and python3-torch; .ci/python/oracles.lock's NumPy and torch).
+ORACLES = {"numpy": "NumPy 1.24.2", "torch": "torch 1.13.1", "numpy2": "NumPy 2.4.6", "torch2": "torch 2.15.0"}
+# The profiles of each generation (docs/case-format.md, "Profiles and generations").
+GEN1, GEN2 = ("numpy", "torch"), ("numpy2", "torch2")
+
+
+def source_profiles(case):
+    """The profiles an `expect *` of the case covers, from its source line:
+    `rule` all four; numpy/torch/ref generation 1; numpy2/torch2 generation 2
+    (no oracle named: generation 1), as runner/case/caseio.c reads it."""
+    words = set(case.get("source") or ())
+    if "rule" in words:
+        return set(PROFILES)
+    out = set(GEN1) if words & {"numpy", "torch", "ref"} else set()
+    if words & set(GEN2):
+        out |= set(GEN2)
+    return out or set(GEN1)
+
+
 def expectation(case, profile):
-    """The expect record that applies under profile ('numpy' or 'torch'), or None."""
+    """The expect record that applies under profile (numpy, torch, numpy2 or torch2), or None."""
     for e in case["expects"]:
-        if e["profile"] in ("*", profile):
+        if e["profile"] == profile or (e["profile"] == "*" and profile in source_profiles(case)):
             return e
     return None
 
@@ -153,11 +174,12 @@ def describe(expect, message=""):
     return "%s %s [%s%s]" % (expect["dtype"], expect["shape"], ", ".join(shown), more)
 
 
-def reference(case):
-    """What NumPy and torch do on the case, from its expectations and the oracles'
-    messages: (numpy, torch, divergent), numpy and torch as describe() gives them;
-    divergent when the two profiles expect different outcomes (the messages of a
-    shared error expectation may still differ)."""
-    np_e, th_e = expectation(case, "numpy"), expectation(case, "torch")
-    return (describe(np_e, case["messages"].get("numpy", "")), describe(th_e, case["messages"].get("torch", "")),
+def reference(case, profile="numpy"):
+    """What NumPy and torch of profile's generation do on the case, from its
+    expectations and the oracles' messages: (numpy, torch, divergent), numpy and
+    torch as describe() gives them; divergent when the two profiles expect
+    different outcomes (the messages of a shared error expectation may still differ)."""
+    libs = GEN2 if profile in GEN2 else GEN1
+    np_e, th_e = expectation(case, libs[0]), expectation(case, libs[1])
+    return (describe(np_e, case["messages"].get(libs[0], "")), describe(th_e, case["messages"].get(libs[1], "")),
             np_e is not th_e)

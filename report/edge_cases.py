@@ -99,10 +99,25 @@ def outcome(c, lib, with_message=True):
     return s
 
 
+def _same(a, b):
+    """Whether two expect records state the same outcome."""
+    return a is b or (a is not None and b is not None and
+                      {k: v for k, v in a.items() if k != "profile"} == {k: v for k, v in b.items() if k != "profile"})
+
+
 def divergence_kind(c):
     """How NumPy and torch differ on a divergent case, coarse enough to group:
-    which errors, which result dtypes, or that the shapes or values differ."""
+    which errors, which result dtypes, or that the shapes or values differ
+    (in generation 1, or in generation 2 when only NumPy 2 and torch 2 differ)."""
     n, t = expectation(c, "numpy"), expectation(c, "torch")
+    n2, t2 = expectation(c, "numpy2"), expectation(c, "torch2")
+    if _same(n, t) and n2 is not None and t2 is not None and not _same(n2, t2):
+        return divergence_kind_of(n2, t2).replace("NumPy", "NumPy 2").replace("torch", "torch 2")
+    return divergence_kind_of(n, t)
+
+
+def divergence_kind_of(n, t):
+    """divergence_kind for NumPy's expectation n and torch's t."""
     if n is None or t is None:
         return "one library has no expectation"
     if n["kind"] == "error" and t["kind"] == "error":
@@ -180,6 +195,46 @@ def _divergence_blocks(div):
     return blocks
 
 
+def generation_kind(c, lib):
+    """How library lib's two generations ('numpy'/'numpy2', 'torch'/'torch2')
+    differ on the case, coarse enough to group; '' when they agree."""
+    a, b = expectation(c, lib), expectation(c, lib + "2")
+    if a is None or b is None:
+        return ""
+    if _same(a, b):   # grad mode: the first gradients agree; the others may not
+        rest = [[e for e in c["expects"] if e["profile"] == p] for p in (lib, lib + "2")]
+        if len(rest[0]) == len(rest[1]) and all(_same(x, y) for x, y in zip(*rest)):
+            return ""
+        return "values (or their tolerance) differ"
+    def what(e):
+        return "error %s" % e["class"] if e["kind"] == "error" else "ok"
+    if a["kind"] != b["kind"] or a["kind"] == "error":
+        return "%s → %s" % (what(a), what(b))
+    if a["dtype"] != b["dtype"]:
+        return "result dtype %s → %s" % (a["dtype"], b["dtype"])
+    return "result shape differs" if a["shape"] != b["shape"] else "values (or their tolerance) differ"
+
+
+def _generation_blocks(cases):
+    """The generation-changed cases: a count per library and kind of change,
+    then each group's cases, one line each with both generations' outcomes."""
+    groups = {}
+    for c in cases:
+        for lib, name in (("numpy", "NumPy 1.24 → 2.4.6"), ("torch", "torch 1.13 → 2.15")):
+            k = generation_kind(c, lib)
+            if k:
+                groups.setdefault((name, k), []).append(c)
+    order = sorted(groups, key=lambda k: (k[0], -len(groups[k]), k[1]))
+    blocks = [table(["library", "what changed", "cases"], [[k[0], k[1], len(groups[k])] for k in order])]
+    for k in order:
+        cs, lib = groups[k], "numpy" if k[0].startswith("NumPy") else "torch"
+        width = max(len(c["id"]) for c in cs)
+        lines = ["%-*s  %s: %s | %s2: %s" % (width, c["id"], lib, outcome(c, lib, False), lib,
+                                             outcome(c, lib + "2", False)) for c in cs]
+        blocks.append(details("%s, %s: %d cases" % (k[0], k[1], len(cs)), [code_block("\n".join(lines))]))
+    return blocks
+
+
 def build(cases, case_set, rules, command):
     title = "bcast edge-case catalogue"
     b = [heading(1, title),
@@ -215,6 +270,14 @@ def build(cases, case_set, rules, command):
             b.extend(_divergence_blocks(div))
         else:
             b.append(para("None: NumPy and torch agree on every case of this category."))
+    changed = [c for c in cases if "generation-changed" in c["tags"]]
+    title_g = "Generation differences (%d)" % len(changed)
+    b.append(heading(2, title_g, slug(title_g)))
+    b.append(para("Cases where a library's two generations disagree (tag `generation-changed`: "
+                  "`numpy` vs `numpy2`, or `torch` vs `torch2`; docs/semantics.md, *Generation "
+                  "differences*), counted per library and kind of change; a case may count for both."))
+    if changed:
+        b.extend(_generation_blocks(changed))
     rest = [c for c in cases if "divergent" in c["tags"] and c["id"] not in in_some]
     b.append(heading(2, "Other divergences (%d)" % len(rest), slug("Other divergences (%d)" % len(rest))))
     b.append(para("Divergent cases that fall in none of the categories above."))

@@ -68,7 +68,7 @@ def reference(f, profile):
     profile's library's message."""
     if f.get("divergent"):
         return "NumPy: %s; torch: %s" % (f.get("numpy", ""), f.get("torch", ""))
-    return f.get("torch", "") if profile == "torch" else f.get("numpy", "")
+    return f.get("torch", "") if profile in ("torch", "torch2") else f.get("numpy", "")
 
 
 def section_title(f):

@@ -188,8 +188,9 @@ def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=No
     return r.returncode
 
 
-def one_liners(runner, case_ids_by_file):
-    """NumPy and torch one-liners for each case id, from `bcast-run show`.
+def one_liners(runner, case_ids_by_file, gen2=False):
+    """NumPy and torch one-liners for each case id, from `bcast-run show`
+    (gen2: those of NumPy 2 and torch 2, for a numpy2/torch2 run).
     case_ids_by_file: {case file: set of ids}. A file with few ids is asked id
     by id; one with many is shown whole ('*') and filtered, which is faster."""
     found = {}
@@ -201,12 +202,14 @@ def one_liners(runner, case_ids_by_file):
         for q in queries:
             r = subprocess.run([runner, "show", q, path], stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, check=False)
-            _parse_show(r.stdout.decode("utf-8", "replace"), set(ids), found)
+            _parse_show(r.stdout.decode("utf-8", "replace"), set(ids), found, gen2)
     return found
 
 
-def _parse_show(text, wanted, found):
-    """Collect the 'NumPy:' and 'torch:' lines of the wanted cases in show's output."""
+def _parse_show(text, wanted, found, gen2=False):
+    """Collect the 'NumPy:' and 'torch:' lines (gen2: 'NumPy 2:', 'torch 2:') of
+    the wanted cases in show's output."""
+    np_label, torch_label = ("NumPy 2: ", "torch 2: ") if gen2 else ("NumPy: ", "torch: ")
     cur = None
     for line in text.split("\n"):
         if line.startswith("case "):
@@ -214,10 +217,10 @@ def _parse_show(text, wanted, found):
             cur = cid if cid in wanted else None
             if cur:
                 found.setdefault(cur, {})
-        elif cur and line.startswith("NumPy: "):
-            found[cur]["numpy"] = line[len("NumPy: "):]
-        elif cur and line.startswith("torch: "):
-            found[cur]["torch"] = line[len("torch: "):]
+        elif cur and line.startswith(np_label):
+            found[cur]["numpy"] = line[len(np_label):]
+        elif cur and line.startswith(torch_label):
+            found[cur]["torch"] = line[len(torch_label):]
 
 
 CASE_KEYS = ("id", "suite", "tags", "rules", "op", "mode", "dtypes", "shapes", "strides",
@@ -334,7 +337,8 @@ def _findings(run, kept_by_id):
         c = kept_by_id.get(f["smallest"])
         case = files.get(c["file"], {}).get(c["id"]) if c else None
         missing = "(case not found in %s)" % (c or {}).get("file")
-        f["numpy"], f["torch"], f["divergent"] = casefile.reference(case) if case else (missing, missing, False)
+        f["numpy"], f["torch"], f["divergent"] = (casefile.reference(case, run.get("profile", "numpy")) if case
+                                                  else (missing, missing, False))
         f["case_comments"] = case["comments"] if case else []
         reasons = {}
         for cid in f["cases"]:
@@ -380,7 +384,7 @@ def normalise(run, name, target_arg, expectations, runner, notes=""):
     wanted += [kept_by_id[f["smallest"]] for f in findings if f["kind"] == "failure" and f["smallest"] in kept_by_id]
     for c in wanted:
         by_file.setdefault(c["file"], set()).add(c["id"])
-    lines = one_liners(runner, by_file) if runner else {}
+    lines = one_liners(runner, by_file, run.get("profile") in casefile.GEN2) if runner else {}
     for c in keep:
         ol = lines.get(c["id"], {})
         c["numpy_repro"] = _inline_repro(c["id"], ol.get("numpy", ""))

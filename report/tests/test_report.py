@@ -630,12 +630,29 @@ def test_determinism(tmp):
           "the crash is a finding and counted as a crash")
 
 
+def test_judged_against(tmp):
+    """The report's header names the oracle of the profile checked, and whether it is the declared one."""
+    line = target_report.judged_against({"profile": "numpy2", "target": {"profile": "numpy2"}})
+    check(line == "Judged against NumPy 2.4.6 (profile `numpy2`), the generation it declares.", line)
+    line = target_report.judged_against({"profile": "numpy", "target": {"profile": "torch"}})
+    check(line == "Judged against NumPy 1.24.2 (profile `numpy`), overriding its declared `torch`.", line)
+    check("torch 1.13.1 (profile `torch`)" in target_report.judged_against({"profile": "torch", "target": {}}),
+          "torch's oracle named")
+    cases, _ = casefile.read_case_set([os.path.join(ROOT, "cases", "promotion.cases")])
+    changed = [c for c in cases if "generation-changed" in c["tags"]]
+    n, t, div = casefile.reference(changed[0], "numpy2")
+    n1, _, _ = casefile.reference(changed[0], "numpy")
+    check(changed and n != n1 and div, "reference() under numpy2 gives NumPy 2's outcome: %s vs %s" % (n, n1))
+
+
 def test_edge_cases(tmp):
     """The catalogue has every category with its rules, 3-8 representatives where the
     category has 3 cases, and every divergent case."""
     cases, _ = casefile.read_case_set([os.path.join(ROOT, FIXTURE)])
     rules = edge_cases.read_rules(os.path.join(ROOT, "docs", "semantics.md"))
-    check(len(rules) == 33 and all(rules["B%d" % i][1] for i in range(1, 34)), "33 rules with text")
+    want = ["B%d" % i for i in list(range(1, 34)) + [35, 36, 37]]   # B34: weak scalars (issue #22 item 4)
+    check(all(r in rules and rules[r][1] for r in want) and all(t for _, t in rules.values()),
+          "B1-B33 and B35-B37 with text: %s" % sorted(rules, key=lambda r: int(r[1:])))
     md, ht = edge_cases.render(cases, "x", rules, "make docs")
     for title, rule_ids, pred in edge_cases.CATEGORIES:
         check("## " + title in md, "category " + title)
@@ -962,7 +979,7 @@ def main():
         test_long_repro_not_inlined()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
-                  test_unwritable_out_dir, test_determinism, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_summary_size_ladder, test_chromium):
+                  test_unwritable_out_dir, test_determinism, test_judged_against, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_summary_size_ladder, test_chromium):
             try:
                 t(tmp)
             except Exception as e:  # a crashing test is a failed test, named
