@@ -198,7 +198,8 @@ def main():
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
     tf.get_logger().setLevel("ERROR")
-    hello = bb.Hello("tensorflow", tf.__version__, "numpy",
+    # numpy2: TensorFlow follows NumPy's broadcasting and promotes nothing (targets/pipe/findings/tensorflow.md)
+    hello = bb.Hello("tensorflow", tf.__version__, "numpy2",
                      ops=list(FUNC) + ["broadcast_to", "broadcast_shapes"], dtypes=bb.NAMES,
                      # no max_rank: TensorFlow documents none for these ops (TensorShape's own
                      # limit, 254 dims, is above every case)
