@@ -194,7 +194,7 @@ def run(case):
 
 def main():
     paddle.set_device("cpu")
-    hello = bb.Hello("paddle", paddle.__version__, "torch",
+    hello = bb.Hello("paddle", paddle.__version__, "torch2",
                      ops=list(OPS) + ["broadcast_to", "expand", "broadcast_shapes", "axis_add"],
                      dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"), grad_ops=GRAD_OPS)
     bb.serve(hello, run)

@@ -236,6 +236,27 @@ else
     echo "SKIP the tensorflow bridge tests: $TFPY is missing (sh .ci/install-deps creates .venv/targets)"
     skipped=$((skipped + 1))
 fi
+# The PaddlePaddle bridge (.venv/targets, issue #23): the basic fixtures pass in the torch profile; of the grad
+# fixtures, the i32 x f32 mul fails (Paddle refuses mixed int/float tensors: its type promotion); a legacy
+# axis_add case reaches paddle.add, which has no axis since Paddle 2.5 (targets/pipe/paddle/FINDINGS.md).
+PPY=.venv/targets/bin/python
+if [ -x "$PPY" ] && "$PPY" -c 'import paddle' 2>/dev/null; then
+    PB="$PPY $BR/paddle_bridge.py"
+    run "paddle bridge: the basic fixtures pass in the torch profile" 0 '^17 passed, 0 failed, 0 skipped$' \
+        --profile torch --target-arg "$PB" "$FIX"
+    run "paddle bridge: grad fixtures, only i32 x f32 mul fails (type promotion)" 1 '^14 passed, 1 failed, 0 skipped$' \
+        --profile torch --format json --output "$TMP/res.json" --target-arg "$PB" "$GFIX"
+    reason 'grad/dtypes/mul/i32,f32/(2,3)x(3,)' 'Type promotion only support' && ok "paddle: the failure is Paddle's promotion error" \
+        || bad "paddle: the failure is Paddle's promotion error" "see $TMP/res.json"
+    printf 'bcast-cases 1\n\ncase legacy-axis\nsuite legacy\ntags paddle-doc\nrules B10 B11\nop axis_add\nmode value\nsource rule\nattr axis 1\narg x f32 (2,1,4) (4,4,1) 0 8\nvalues 1 2 3 4 5 6 7 8\narg y f32 (3,1) (1,1) 0 3\nvalues 1 2 3\nexpect * ok f32 (2,3,4) exact\nvalues 2 3 4 5 3 4 5 6 4 5 6 7 6 7 8 9 7 8 9 10 8 9 10 11\nend\n' >"$TMP/axis.cases"
+    run "paddle bridge: the seed's axis example reaches paddle.add and fails there" 1 '^0 passed, 1 failed, 0 skipped$' \
+        --profile torch --format json --output "$TMP/res.json" --target-arg "$PB" "$TMP/axis.cases"
+    reason legacy-axis "unexpected keyword argument 'axis'" && ok "paddle: Paddle's own TypeError" \
+        || bad "paddle: Paddle's own TypeError" "see $TMP/res.json"
+else
+    echo "SKIP the paddle bridge tests: $PPY is missing or cannot import paddle (sh .ci/install-deps installs .venv/targets)"
+    skipped=$((skipped + 1))
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
