@@ -257,6 +257,31 @@ else
     echo "SKIP the paddle bridge tests: $PPY is missing or cannot import paddle (sh .ci/install-deps installs .venv/targets)"
     skipped=$((skipped + 1))
 fi
+# The MLX bridge (targets/pipe/bridges/mlx_bridge.py), run by .venv/targets's interpreter
+# (sh .ci/install-deps installs it). Its failures here are MLX's, each one a family of
+# targets/pipe/expectations/mlx.txt; the layouts suite checks the strided-operand translation.
+MLXPY=.venv/targets/bin/python
+if [ -x "$MLXPY" ] && "$MLXPY" -c 'import mlx.core' 2>/dev/null; then
+    MLXBR="$MLXPY $BR/mlx_bridge.py"
+    run "mlx bridge: the fixtures pass but for MLX's own three differences" 1 '^33 passed, 3 failed, 12 skipped$' \
+        --format json --output "$TMP/res.json" --target-arg "$MLXBR" "$FIX" tests/runner/fixtures/real
+    reason 'ops/floor_divide/i32/(2,)x(2,)zero' 'expected error division-by-zero, but the call succeeded' \
+        && reason 'nary/broadcast_shapes/0/none' 'Must provide at least one shape' \
+        && reason 'promotion/add/0d-i16=200,i8/()x(2,1)' 'expected i8, got i16' \
+        && ok "mlx bridge: the three failures are MLX's integer division by zero, broadcast_shapes(), 0-d promotion" \
+        || bad "mlx bridge fixture reasons" "see $TMP/res.json"
+    run "mlx bridge: every layouts case passes (negative, stride-0, offset operands reach MLX intact)" 0 \
+        ' 0 failed, 0 skipped$' --jobs 2 --suite layouts --target-arg "$MLXBR"
+    run "mlx bridge: grad fixtures (mx.vjp): 10 pass; integer gradients, pow at 0, ties are MLX's" 1 \
+        '^10 passed, 4 failed, 1 skipped$' --profile torch --format json --output "$TMP/res.json" \
+        --target-arg "$MLXBR" "$GFIX"
+    reason 'grad/dtypes/mul/i32,f32/(2,3)x(3,)' 'refused a gradient of i32' \
+        && ok "mlx bridge: MLX's integer gradient reaches the runner as MLX gave it" \
+        || bad "mlx bridge grad reason" "see $TMP/res.json"
+else
+    echo "SKIP the mlx bridge's tests: $MLXPY cannot import mlx.core (sh .ci/install-deps installs .venv/targets)"
+    skipped=$((skipped + 1))
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
