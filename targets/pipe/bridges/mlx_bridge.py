@@ -189,9 +189,9 @@ def run(case):
 def main():
     warnings.simplefilter("ignore")
     mx.set_default_device(mx.cpu)
-    # torch: MLX's promotion matches torch's (494 of 512 dtype pairs x 8 ops) more than NumPy's (440);
+    # torch2: MLX's promotion matches torch 2.15's (494 of 512 dtype pairs x 8 ops) more than NumPy's (440);
     # targets/pipe/mlx/FINDINGS.md, "Profile".
-    hello = bb.Hello("mlx", mx.__version__, "torch",
+    hello = bb.Hello("mlx", mx.__version__, "torch2",
                      ops=list(OPS) + ["broadcast_to", "broadcast_shapes"],
                      dtypes=bb.NAMES,
                      # no max_rank: MLX documents none; flags: MLX arrays are immutable
