@@ -13,6 +13,11 @@ bitwise ops; on booleans they are the logical ones). All eight dtypes: the
 guide's casting rules say int8, uint8 and int16 arrays are accepted and
 "internally upcasted to an int (or int32 in NumPy notation)", which is
 numexpr's answer for them, not a limit.
+The one branch on the release: numexpr 2.13.0 added "floor division: //" and
+the functions maximum and minimum (RELEASE_NOTES.rst, "Changes from 2.12.1 to
+2.13.0"), so from 2.13 on floor_divide ('x // y'), maximum and minimum are
+declared too (targets/registry.tsv: numexpr-2.14, the current PyPI release;
+numexpr is Debian's 2.8.4).
 """
 
 import os
@@ -35,6 +40,18 @@ EXPR = {
     "bitwise_and": "x & y", "bitwise_or": "x | y", "bitwise_xor": "x ^ y",
     "where": "where(c, x, y)",
 }
+# numexpr >= 2.13.0 (RELEASE_NOTES.rst: "New binary arithmetic operator for floor division: //", "New
+# functions: ... maximum, minimum ...")
+EXPR_SINCE_2_13 = {"floor_divide": "x // y", "maximum": "maximum(x, y)", "minimum": "minimum(x, y)"}
+
+
+def release():
+    """numexpr's (major, minor) from its version string ('2.8.4' -> (2, 8))."""
+    return tuple(int(p) for p in ne.__version__.split(".")[:2])
+
+
+if release() >= (2, 13):
+    EXPR.update(EXPR_SINCE_2_13)
 
 
 def run(case):
