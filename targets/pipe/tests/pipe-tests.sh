@@ -283,6 +283,26 @@ else
     echo "SKIP the mlx bridge's tests: $MLXPY cannot import mlx.core (sh .ci/install-deps installs .venv/targets)"
     skipped=$((skipped + 1))
 fi
+# The current PyPI releases (targets/registry.tsv: dask-2026, numexpr-2.14, numba-vectorize-0.68)
+# through the same bridges, run by .venv/targets' interpreter: the seed cases
+# against each target's expectations file (no unexpected failure, something passes), and numexpr's
+# one release branch (>= 2.13 declares floor_divide: its cases run and pass).
+VPY=.venv/targets/bin/python
+if [ -x "$VPY" ] && "$VPY" -c 'import dask.array, numexpr, numba' 2>/dev/null; then
+    for t in "dask-2026:$BR/dask_bridge.py" "numexpr-2.14:$BR/numexpr_bridge.py" \
+             "numba-vectorize-0.68:$BR/numba_bridge.py vectorize"; do
+        name=${t%%:*} cmd=${t#*:}
+        cmd="$VPY $cmd"
+        run "$name: the seed cases against targets/pipe/expectations/$name.txt" 0 '^[1-9][0-9]* passed, 0 failed' \
+            --timeout 60 --expectations "targets/pipe/expectations/$name.txt" --target-arg "$cmd" cases/seeds.cases
+    done
+    run "numexpr-2.14: floor_divide is declared (numexpr >= 2.13) and its f64 ops cases pass" 0 '^[1-9][0-9]* passed, 0 failed' \
+        --op floor_divide --dtype f64 --suite ops --expectations targets/pipe/expectations/numexpr-2.14.txt \
+        --target-arg "$VPY $BR/numexpr_bridge.py" cases/ops.cases
+else
+    echo "SKIP the current releases' bridge tests (dask-2026, numexpr-2.14, numba-vectorize-0.68): $VPY with dask, numexpr and numba is missing (sh .ci/install-deps)"
+    skipped=$((skipped + 1))
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
