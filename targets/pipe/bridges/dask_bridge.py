@@ -73,7 +73,7 @@ def run(case):
 def main():
     warnings.simplefilter("ignore")
     np.seterr(all="ignore")
-    hello = bb.Hello("dask.array", dask.__version__, "numpy", ops=list(FUNC) + ["broadcast_to"],
+    hello = bb.Hello("dask.array", dask.__version__, numpy_bridge.numpy_profile(), ops=list(FUNC) + ["broadcast_to"],
                      dtypes=bb.NAMES, max_rank=0, flags=("strided",))
     bb.serve(hello, run)
 

@@ -235,7 +235,7 @@ def main():
     np.seterr(all="ignore")
     fns, inplace = compile_all(kind)
     flags = ("strided", "inplace") if kind == "njit" else ("strided", "inplace", "out")
-    hello = bb.Hello("numba-" + kind, numba.__version__, "numpy", ops=list(fns), dtypes=bb.NAMES,
+    hello = bb.Hello("numba-" + kind, numba.__version__, numpy_bridge.numpy_profile(), ops=list(fns), dtypes=bb.NAMES,
                      max_rank=0, flags=flags)
     bb.serve(hello, make_run(kind, fns, inplace))
 

@@ -32,7 +32,7 @@ try:
 except ImportError as exc:
     bb.fail("numexpr is not importable: %s" % exc)
 
-from numpy_bridge import classify, reply_wrote_then_error, result, view  # noqa: E402
+from numpy_bridge import classify, numpy_profile, reply_wrote_then_error, result, view  # noqa: E402
 
 EXPR = {
     "add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y", "remainder": "x % y",
@@ -79,7 +79,7 @@ def run(case):
 def main():
     warnings.simplefilter("ignore")
     ne.set_num_threads(1)
-    hello = bb.Hello("numexpr", ne.__version__, "numpy", ops=list(EXPR),
+    hello = bb.Hello("numexpr", ne.__version__, numpy_profile(), ops=list(EXPR),
                      dtypes=bb.NAMES, max_rank=0,
                      flags=("strided", "inplace", "out"))
     bb.serve(hello, run)

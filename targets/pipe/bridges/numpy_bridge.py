@@ -132,16 +132,18 @@ def run(case):
         return bb.reply_error(*classify(exc))
 
 
-def profile():
-    """The generation this NumPy is: numpy2 (NumPy 2.4.6's semantics, NEP 50) on
-    NumPy 2.x, numpy (NumPy 1.24) before (registry: numpy2-bridge, numpy-bridge)."""
+def numpy_profile():
+    """The generation this NumPy is: numpy2 (NumPy 2.4.6's semantics, NEP 50 promotion, 64
+    dimensions) on NumPy 2.x, numpy (NumPy 1.24) before. numpy2-bridge and numpy-bridge declare
+    it, and so do the bridges whose library computes with NumPy's promotion (dask, numexpr,
+    numba): one bridge serves Debian's release (NumPy 1.24) and the PyPI one (.venv/targets)."""
     return "numpy2" if int(np.__version__.split(".")[0]) >= 2 else "numpy"
 
 
 def main():
     warnings.simplefilter("ignore")
     np.seterr(all="ignore")
-    hello = bb.Hello("numpy", np.__version__, profile(),
+    hello = bb.Hello("numpy", np.__version__, numpy_profile(),
                      ops=list(UFUNC) + ["where", "broadcast_to", "broadcast_shapes"],
                      dtypes=bb.NAMES,
                      # NumPy's dimension limit (NPY_MAXDIMS: 32, 64 in 2.x) is NOT declared: raising
