@@ -170,11 +170,14 @@ def _max_rank(lines):
 
 def _cause_rules(r1, o1, o2):
     """Rule ids that explain NumPy's change between generations: B33 when a
-    shape has more than 32 dims, else B32 when an operand is 0-d (NEP 50)."""
+    shape has more than 32 dims, else B34 when an operand is a weak scalar,
+    else B32 when an operand is 0-d (NEP 50)."""
     if same_outcome(o1, o2):
         return set()
     if _max_rank(r1.body + o1 + o2) > 32:
         return {"B33"}
+    if any(l.startswith("arg ") and l.split()[2].startswith("weak-") for l in r1.body):
+        return {"B34"}   # a weak scalar operand (docs/case-format.md, weak scalars): its own rule
     if any(l.startswith("arg ") and l.split()[3] == "()" and l.split()[2] != "-" for l in r1.body):
         return {"B32"}
     return set()

@@ -115,3 +115,19 @@ def test_cases_that_differ_in_their_args_are_refused(tmp_path):
     other = record("c", OK3).replace("values 0x1p+0", "values 0x1p+3")
     with pytest.raises(mg.MergeError):
         merged(tmp_path, record("c", OK3), other)
+
+
+def test_make_cases4_refuses_to_run_without_the_generation_2_interpreter(tmp_path, capsys):
+    import sys
+    import make_cases4
+    rc = make_cases4.main(["--python1", sys.executable, "--python2", str(tmp_path / "no-python"),
+                           "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "sh .ci/install-deps" in err and "numpy2" in err
+    assert not (tmp_path / "out").exists()   # nothing written, not even generation 1
+
+
+def test_a_weak_scalar_case_cites_its_own_rule(tmp_path):
+    weak = lambda e: record("c", e).replace("arg y f32 () () 0 1", "arg y weak-int () () 0 1")  # noqa: E731
+    b = block(merged(tmp_path, weak(OK3), weak(OK3_F64)), "c")
+    assert b.split("rules ")[1].splitlines()[0].split() == ["B1", "B2", "B34"]
