@@ -140,12 +140,19 @@ typedef struct bct_call {
      * and not for inputs that are not differentiable (integer or bool operands,
      * where's cond). */
     void *(*alloc_grad)(void *ctx, int arg_index, int dtype, int rank, const int64_t *shape);
+    /* Weak scalars (issue #22, docs/semantics.md B34): bit i set when args[i]
+     * is a plain Python bool/int/float with no dtype of its own, passed as a
+     * 0-d BCT_BOOL, BCT_I64 or BCT_F64. Only a target whose flags claim
+     * BCT_CAP_WEAK_SCALAR is ever given such a case, so an adapter built
+     * before this field existed (and never reads it) is never misjudged. */
+    uint32_t weak_args;
 } bct_call;
 
 /* Capability flags. */
 #define BCT_CAP_STRIDED  1u   /* accepts non-contiguous, offset and stride-0 inputs */
 #define BCT_CAP_INPLACE  2u   /* supports BCT_MODE_INPLACE */
 #define BCT_CAP_OUT      4u   /* supports BCT_MODE_OUT */
+#define BCT_CAP_WEAK_SCALAR 8u /* reads bct_call.weak_args: takes weak-scalar operands (B34) */
 #define BCT_CAP_COMPILES 16u  /* compiles on first use: a worker's first call of each op and mode gets
                                  bcast-run's --first-call-timeout (default 60 s) instead of --timeout */
 

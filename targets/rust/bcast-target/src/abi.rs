@@ -16,6 +16,8 @@ pub const BCT_CAP_STRIDED: c_uint = 1;
 pub const BCT_CAP_INPLACE: c_uint = 2;
 /// `BCT_CAP_OUT`: supports `Mode::Out`.
 pub const BCT_CAP_OUT: c_uint = 4;
+/// `BCT_CAP_WEAK_SCALAR`: reads `BctCall::weak_args`, takes weak-scalar operands (B34).
+pub const BCT_CAP_WEAK_SCALAR: c_uint = 8;
 /// `BCT_CAP_COMPILES`: compiles on first use; a worker's first call of each op and mode gets
 /// bcast-run's `--first-call-timeout`.
 pub const BCT_CAP_COMPILES: c_uint = 16;
@@ -148,6 +150,9 @@ pub struct BctCall {
     pub message: *mut c_char,
     pub message_cap: usize,
     pub alloc_grad: Option<AllocGradFn>,
+    /// Bit i set when `args[i]` is a weak scalar (a 0-d I64/F64/Bool standing for a
+    /// plain Python int/float/bool); given only to targets claiming `BCT_CAP_WEAK_SCALAR`.
+    pub weak_args: u32,
 }
 
 /// `init(arg)`: nonzero means the target is unusable.

@@ -21,6 +21,7 @@ static void structs(void)
     FIELD(bct_call, args); FIELD(bct_call, axis); FIELD(bct_call, target_rank);
     FIELD(bct_call, target_shape); FIELD(bct_call, alloc_output); FIELD(bct_call, ctx);
     FIELD(bct_call, message); FIELD(bct_call, message_cap); FIELD(bct_call, alloc_grad);
+    FIELD(bct_call, weak_args);
     TYPE(bct_target);
     FIELD(bct_target, abi_version); FIELD(bct_target, name); FIELD(bct_target, version);
     FIELD(bct_target, profile); FIELD(bct_target, ops); FIELD(bct_target, dtypes);
@@ -32,7 +33,7 @@ static void structs(void)
 static void constants(void)
 {
     CONST(BCT_ABI_VERSION); CONST(BCT_MAX_RANK);
-    CONST(BCT_CAP_STRIDED); CONST(BCT_CAP_INPLACE); CONST(BCT_CAP_OUT); CONST(BCT_CAP_COMPILES);
+    CONST(BCT_CAP_STRIDED); CONST(BCT_CAP_INPLACE); CONST(BCT_CAP_OUT); CONST(BCT_CAP_WEAK_SCALAR); CONST(BCT_CAP_COMPILES);
     CONST(BCT_BOOL); CONST(BCT_I8); CONST(BCT_U8); CONST(BCT_I16); CONST(BCT_I32);
     CONST(BCT_I64); CONST(BCT_F32); CONST(BCT_F64); CONST(BCT_DTYPE_COUNT); CONST(BCT_NONE);
     CONST(BCT_ADD); CONST(BCT_SUB); CONST(BCT_MUL); CONST(BCT_DIV); CONST(BCT_FLOOR_DIVIDE);
