@@ -185,6 +185,25 @@ static int parse_dtype(parser *p, const char *tok, int *dtype, int allow_none)
     return 0;
 }
 
+/* B34: a weak scalar's dtype token (weak-int, weak-float, weak-bool): 1 and
+ * its storage dtype (I64, F64, BOOL), or 0 when tok is not one. */
+static int parse_weak_dtype(const char *tok, int *dtype)
+{
+    static const char *const names[3] = { "weak-int", "weak-float", "weak-bool" };
+    static const int dtypes[3] = { BCT_I64, BCT_F64, BCT_BOOL };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(tok, names[i]) == 0) { *dtype = dtypes[i]; return 1; }
+    return 0;
+}
+
+/* See caseio.h. */
+const char *br_arg_dtype_name(const br_arg *a)
+{
+    if (a->dtype == BCT_NONE) return "-";
+    if (!a->weak) return bc_dtype_name(a->dtype);
+    return a->dtype == BCT_I64 ? "weak-int" : a->dtype == BCT_F64 ? "weak-float" : "weak-bool";
+}
+
 /* A C99 hexadecimal float as Python's float.hex() writes it ([-]0xH[.H...]p[+-]D),
  * with at most 15 significant hex digits: exact in a uint64, and ldexp rounds
  * the scaled value once, as strtod would. -1 sends the token to strtod. */
@@ -339,7 +358,8 @@ static int parse_arg(parser *p, br_case *c, char *rest, int *needs_data)
         if (!((t[0][i] >= 'a' && t[0][i] <= 'z') || (t[0][i] >= '0' && t[0][i] <= '9') || t[0][i] == '_'))
             return perr(p, "bad arg name '%.20s'", t[0]);
     a->name = t[0];
-    if (parse_dtype(p, t[1], &a->dtype, 1) != 0) return -1;
+    a->weak = parse_weak_dtype(t[1], &a->dtype);
+    if (!a->weak && parse_dtype(p, t[1], &a->dtype, 1) != 0) return -1;
     if (shape_field(p, t[2], "shape", &a->shape, &a->rank) != 0) return -1;
     c->nargs++;
     if (a->dtype == BCT_NONE) {
@@ -364,6 +384,9 @@ static int parse_arg(parser *p, br_case *c, char *rest, int *needs_data)
     if (a->storage * bc_dtype_size(a->dtype) > BR_MAX_STORAGE_BYTES)
         return perr(p, "arg %s: storage above %lld bytes", a->name, (long long)BR_MAX_STORAGE_BYTES);
     if (check_view(p, a) != 0) return -1;
+    if (a->weak && (a->rank != 0 || a->offset != 0 || a->storage != 1))
+        return perr(p, "arg %s: a weak scalar (%s) has shape (), strides (), offset 0 and storage 1",
+                    a->name, t[1]);
     *needs_data = 1;
     return 0;
 }
@@ -542,6 +565,26 @@ static int check_profiles(parser *p, const br_case *c)
 
 /* Whole-record checks that need all lines: argument counts per op, the
  * attributes the op needs, and the expectations present. */
+/* B34: weak scalars are element-wise operands: of an op from add to where,
+ * never the written arg (in-place self, out=), never in grad mode. */
+static int check_weak_args(parser *p, const br_case *c)
+{
+    int writable = c->mode == BCT_MODE_INPLACE ? 0 : c->mode == BCT_MODE_OUT ? c->nargs - 1 : -1;
+    for (int i = 0; i < c->nargs; i++) {
+        if (!c->args[i].weak) continue;
+        if (c->op > BCT_WHERE || c->mode == BCT_MODE_GRAD)
+            return perr(p, "case %s: arg %s: a weak scalar is an operand of an element-wise op (add..where), "
+                        "not of %s%s", c->id, c->args[i].name, bc_op_name(c->op),
+                        c->mode == BCT_MODE_GRAD ? " in grad mode" : "");
+        if (i == writable)
+            return perr(p, "case %s: arg %s: a weak scalar cannot be the written arg (in-place self or out=)",
+                        c->id, c->args[i].name);
+        if (i >= 32)
+            return perr(p, "case %s: arg %s: a weak scalar must be one of the first 32 args", c->id, c->args[i].name);
+    }
+    return 0;
+}
+
 static int check_case(parser *p, br_case *c)
 {
     int want = -1, shape_only = c->op == BCT_BROADCAST_SHAPES;
@@ -572,6 +615,7 @@ static int check_case(parser *p, br_case *c)
     if (c->op == BCT_AXIS_ADD && !c->has_axis)
         return perr(p, "case %s: axis_add needs `attr axis`", c->id);
     if (c->nexpect == 0) return perr(p, "case %s has no expect line", c->id);
+    if (check_weak_args(p, c) != 0) return -1;
     if (check_profiles(p, c) != 0) return -1;
     for (int i = 0; i < c->nexpect; i++) {
         const br_expect *e = &c->expect[i];
@@ -662,6 +706,7 @@ static int data_line(parser *p, br_case *c, int df, const char *kw, char *rest)
             if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) return -1;
             a->hash = br_fingerprint(a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
         } else if (strcmp(kw, "pattern") == 0) {
+            if (a->weak) return perr(p, "arg %s: a weak scalar takes a values line, not a pattern", a->name);
             if (parse_pattern(p, a, rest) != 0) return -1;
         } else return perr(p, "expected a values or pattern line after arg %s", a->name);
         return 0;

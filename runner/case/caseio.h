@@ -20,6 +20,7 @@ enum { BR_DATA_NONE = 0, BR_DATA_VALUES, BR_DATA_PATTERN, BR_DATA_DIGEST };
 typedef struct br_arg {
     const char *name;
     int dtype;              /* bct_dtype; BCT_NONE for a shape-only arg */
+    int weak;               /* B34: a weak scalar (weak-int/-float/-bool): 0-d I64/F64/BOOL */
     int rank;
     int64_t *shape, *strides;
     int64_t offset, storage;
@@ -111,6 +112,9 @@ const br_expect *br_pick_expect(const br_case *c, int profile);
 const br_expect *br_pick_grad(const br_case *c, int profile, int arg);
 
 void br_caseset_free(br_caseset *cs);
+
+/* The arg's DTYPE token: "-", a dtype name, or (B34) "weak-int", "weak-float", "weak-bool". */
+const char *br_arg_dtype_name(const br_arg *a);
 
 /* Shape helpers shared by the modules. */
 int br_parse_shape(const char *s, int64_t *dims, int maxrank);   /* rank, or -1 */

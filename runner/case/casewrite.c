@@ -59,7 +59,7 @@ static void put_shape(br_buf *out, const int64_t *dims, int rank)
 
 static void write_arg(br_buf *out, const br_arg *a)
 {
-    br_buf_printf(out, "arg %s %s ", a->name, a->dtype == BCT_NONE ? "-" : bc_dtype_name(a->dtype));
+    br_buf_printf(out, "arg %s %s ", a->name, br_arg_dtype_name(a));
     put_shape(out, a->shape, a->rank);
     br_buf_puts(out, " ");
     if (a->dtype == BCT_NONE) {   /* the format's convention: strides 0 over one element */

@@ -93,6 +93,7 @@ static void py_arg(br_buf *o, const br_arg *a, int torch)
     int64_t n = a->storage;
     br_buf_printf(o, "%s=", a->name);
     if (a->dtype == BCT_NONE) { pytuple(o, a->shape, a->rank); br_buf_puts(o, "; "); return; }
+    if (a->weak) { pyval(o, a->dtype, a->data, a->offset); br_buf_puts(o, "; "); return; }   /* B34: a Python scalar */
     const char *dt = np_dt[a->dtype];
     int negative = 0;
     for (int i = 0; i < a->rank; i++) negative |= a->strides[i] < 0;
@@ -295,7 +296,7 @@ void br_show_case(const br_case *c, br_buf *o)
         br_shape_str(a->shape, a->rank, sh, sizeof sh);
         if (a->dtype == BCT_NONE) { br_buf_printf(o, "  %s: shape %s\n", a->name, sh); continue; }
         br_shape_str(a->strides, a->rank, st, sizeof st);
-        br_buf_printf(o, "  %s: %s %s strides %s offset %lld storage %lld\n", a->name, bc_dtype_name(a->dtype), sh, st,
+        br_buf_printf(o, "  %s: %s %s strides %s offset %lld storage %lld\n", a->name, br_arg_dtype_name(a), sh, st,
                       (long long)a->offset, (long long)a->storage);
         int64_t n = br_shape_count(a->shape, a->rank);
         if (n < 0 || n > (int64_t)1 << 24) { br_buf_puts(o, "     view: too large to print\n"); continue; }

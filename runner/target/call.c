@@ -35,4 +35,8 @@ void br_case_call(const br_case *c, int profile, bct_array *args, bct_call *call
     call->axis = c->axis;
     call->target_rank = c->target_rank < 0 ? 0 : c->target_rank;   /* no `attr shape`: none */
     call->target_shape = c->target_shape;
+    /* B34: a target that does not claim BCT_CAP_WEAK_SCALAR is never given
+     * such a case (br_skip_reason), so the bits only reach targets that read them. */
+    for (int i = 0; i < c->nargs && i < 32; i++)
+        if (c->args[i].weak) call->weak_args |= 1u << i;
 }

@@ -35,6 +35,9 @@ const char *br_skip_reason(const br_case *c, const br_target_info *t, int profil
     }
     if (c->mode == BCT_MODE_INPLACE && !(t->flags & BCT_CAP_INPLACE)) { snprintf(buf, cap, "unsupported: in-place mode"); return buf; }
     if (c->mode == BCT_MODE_OUT && !(t->flags & BCT_CAP_OUT)) { snprintf(buf, cap, "unsupported: out= mode"); return buf; }
+    if (!(t->flags & BCT_CAP_WEAK_SCALAR))   /* B34: an old target would read it as a strong 0-d array */
+        for (int i = 0; i < c->nargs; i++)
+            if (c->args[i].weak) { snprintf(buf, cap, "unsupported: weak scalar operand"); return buf; }
     const br_expect *e = br_pick_expect(c, profile);
     for (int i = 0; i < c->nargs; i++) {
         const br_arg *a = &c->args[i];
@@ -71,5 +74,7 @@ const char *br_skip_reason(const br_case *c, const br_target_info *t, int profil
 /* See skip.h: "unsupported: ..." reasons are declared limits. */
 int br_skip_probeable(const char *reason)
 {
+    /* B34: a target without BCT_CAP_WEAK_SCALAR cannot be told the operand is weak. */
+    if (strcmp(reason, "unsupported: weak scalar operand") == 0) return 0;
     return strncmp(reason, "unsupported: ", 13) == 0;
 }
