@@ -175,6 +175,12 @@ static int torch_result_type(const bct_array *args, int n)
     return dim;
 }
 
+int bc_promote_operands(const bct_array *args, int n, int profile)
+{
+    return bc_profile_is_numpy(profile) ? np_result_type(args, n, profile == BCT_PROFILE_NUMPY2)
+                                        : torch_result_type(args, n);
+}
+
 int bc_can_cast(int from, int to, int profile)
 {
     dinfo f = info(from), t = info(to);

@@ -347,6 +347,7 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
         bc_shape_of(&call->args[k], &shapes[k]);
     }
     promotion_view(call, nin, dt);
+    if ((st = bc_weak_view(kop, call->weak_args, profile, dt, nin, err)) != BCT_OK) return st;   /* B34 */
     if ((st = dtypes_before_shapes(call, kop, nin, w, dt, &compute, &result, err)) != BCT_OK) return st;
     if ((st = elementwise_shape(call, nin, w, shapes, in, ysh, yst, &res, &resize, err)) != BCT_OK) return st;
     if (bc_profile_is_torch(profile) && (st = torch_dtypes(kop, nin, w, dt, &compute, &result, err)) != BCT_OK)

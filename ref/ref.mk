@@ -36,6 +36,15 @@ ALL_TARGETS += $(REF_GRAD_TEST)
 TESTS += $(REF_GRAD_TEST)
 -include $(BUILD)/ref/tests/test_grad.d
 
+# Weak scalars (B34) per profile.
+REF_WEAK_TEST := $(BUILD)/test-ref-weak
+$(REF_WEAK_TEST): $(BUILD)/ref/tests/test_weak.o $(REF_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(EXTRA_LDFLAGS) $(LDLIBS_M)
+$(BUILD)/ref/tests/test_weak.o: ALL_CFLAGS += -Itests
+ALL_TARGETS += $(REF_WEAK_TEST)
+TESTS += $(REF_WEAK_TEST)
+-include $(BUILD)/ref/tests/test_weak.d
+
 # ops.c's typed row loops are the hot path. At -O2 gcc 12 vectorizes none of
 # them: its very-cheap cost model refuses the runtime alias check a row needs
 # (out may be an input: in-place), so in-place add f32 ran ~2x NumPy. -O3 (a

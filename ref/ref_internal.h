@@ -45,6 +45,18 @@ int bc_op_dtypes(int op, const bct_array *args, int nin, int profile,
 int bc_op_dtypes_wide(int op, const bct_array *args, int nin, int profile,
                       int *compute, int *result, bc_error *err);
 
+/* B19/B32: the profile's result_type over n operands, before any op's rule
+ * (NumPy 1.24 value-based, NumPy 2 by dtype, torch by category). */
+int bc_promote_operands(const bct_array *args, int n, int profile);
+
+/* B34: weak scalars. dt holds the operands as promotion sees them (nin
+ * inputs; for where, cond first); weak has bit k set for a weak input k.
+ * Rewrites each weak operand's dtype to the one its profile gives it, or
+ * fails with the error the library raises for the scalar (NumPy 2's
+ * out-of-bounds Python int, torch.where's overflow, torch functions that
+ * take no Python number). */
+int bc_weak_view(int op, uint32_t weak, int profile, bct_array *dt, int nin, bc_error *err);
+
 /* B19: may a result of dtype `from` be written into dtype `to` (in-place, out=)?
  * NumPy's same_kind rule or torch's canCast. */
 int bc_can_cast(int from, int to, int profile);
