@@ -22,6 +22,10 @@ NP_DTYPE = {
 }
 NP_NAME = {np.dtype(v): k for k, v in NP_DTYPE.items()}
 INT_DTYPES = ("i8", "u8", "i16", "i32", "i64")
+# B34: weak scalars (a plain Python int/float/bool operand), stored as a 0-d
+# i64/f64/bool; WEAK_PY turns the stored value back into the Python scalar.
+WEAK_STORAGE = {"weak-int": "i64", "weak-float": "f64", "weak-bool": "bool"}
+WEAK_PY = {"weak-int": int, "weak-float": float, "weak-bool": bool}
 FLOAT_DTYPES = ("f32", "f64")
 
 OPS = (
@@ -38,7 +42,7 @@ ERROR_CLASSES = (
 )
 SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
-    "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad", "explored",
+    "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad", "explored", "weak",
 )
 
 
@@ -117,7 +121,13 @@ class Operand:
             return None
         if self.pattern is not None:
             return "pattern ramp " + " ".join(str(int(p)) for p in self.pattern)
-        return " ".join(["values"] + fmt_values(self.storage, self.dtype))
+        return " ".join(["values"] + fmt_values(self.storage, WEAK_STORAGE.get(self.dtype, self.dtype)))
+
+    def weak_value(self):
+        """B34: the Python scalar a weak arg stands for, or None for any other arg."""
+        if self.dtype not in WEAK_PY:
+            return None
+        return WEAK_PY[self.dtype](np.asarray(self.storage).reshape(-1)[0].item())
 
 
 def contiguous_strides(shape):

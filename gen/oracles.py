@@ -118,6 +118,16 @@ _RULES = [
     ("torch", None, r"^dot : expected both vectors to have same dtype", "dtype"),
     ("torch", None, r"^where expected condition to be a boolean tensor", "dtype"),
     ("torch", None, r"^Integers to negative integer powers are not allowed", "other"),
+    # B34, weak scalars: NumPy 2 refuses a Python int outside the array's
+    # integer dtype (NEP 50); torch.where refuses a scalar its result dtype
+    # cannot hold. Both are a value too large for its type: overflow.
+    ("numpy", "OverflowError", r"^Python integer -?\d+ out of bounds for \w+", "overflow"),
+    ("torch", None, r"^value cannot be converted to type \w+ without overflow", "overflow"),
+    # B34: torch functions without a Scalar overload (maximum, minimum, the
+    # logical ops) refuse a Python number as an argument: a TypeError of the
+    # Python binding, no class of the fixed list fits better than `other`.
+    ("torch", "TypeError", r"^\w+\(\): argument '\w+' \(position \d+\) must be Tensor, not \w+", "other"),
+    ("torch", "TypeError", r"^\w+\(\) received an invalid combination of arguments", "other"),
 ]
 _COMPILED = [(lib, t, re.compile(rx), cls) for lib, t, rx, cls in _RULES]
 
@@ -234,9 +244,9 @@ def run_numpy(op, mode, args, attrs=(), raw=False):
         self_before = None
         try:
             for i, a in enumerate(args):
-                if a.dtype == "-":
-                    storages.append(None)
-                    views.append(a.shape)
+                if a.dtype == "-" or a.weak_value() is not None:
+                    storages.append(None)   # B34: a weak scalar is passed as the Python scalar
+                    views.append(a.shape if a.dtype == "-" else a.weak_value())
                     continue
                 # In-place through a self with internal overlap: what a NumPy
                 # user has is np.broadcast_to's view, which is read-only. A
@@ -321,9 +331,9 @@ def run_torch(op, mode, args, attrs=(), raw=False):
         target = parse_target(attrs) if op in ("broadcast_to", "expand") else ()
         try:
             for i, a in enumerate(args):
-                if a.dtype == "-":
-                    storages.append(None)
-                    views.append(a.shape)
+                if a.dtype == "-" or a.weak_value() is not None:
+                    storages.append(None)   # B34: a weak scalar is passed as the Python scalar
+                    views.append(a.shape if a.dtype == "-" else a.weak_value())
                     continue
                 if mode == "out" and i == len(args) - 1:
                     # out= as a plain contiguous tensor holding the same values,
@@ -447,8 +457,8 @@ def _scalar_layout(t, shape, n):
     vectorized loop (it needs every operand contiguous or stride 0) and on
     basic_loop, the scalar op. A 0-d operand stays 0-d so that dtype
     promotion (B19), which treats 0-d operands apart, is unchanged."""
-    if t.dim() == 0:
-        return t
+    if not torch.is_tensor(t) or t.dim() == 0:
+        return t   # B34: a weak scalar stays the Python scalar
     buf = torch.empty((n, 2), dtype=t.dtype)
     buf[:, 0] = t.broadcast_to(shape).reshape(-1)
     return buf[:, 0]
@@ -460,7 +470,7 @@ def run_torch_scalar_path(op, mode, args, result, raw=False):
     shape, n = result.shape, int(np.prod(result.shape, dtype=np.int64))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        views = [torch_view(a)[1] for a in args]
+        views = [torch_view(a)[1] if a.weak_value() is None else a.weak_value() for a in args]
         if mode == "inplace":
             self2 = _scalar_layout(views[0].reshape(-1) if views[0].dim() else views[0],
                                    (n,) if views[0].dim() else (), n)
