@@ -331,6 +331,10 @@ static int element_errors(int kop, int profile, int compute, const bct_array *in
  * where-cond checks). Nothing is written until every check passed (B22). */
 static int eval_elementwise(const bct_call *call, bc_error *err)
 {
+    bct_call alt;
+    bct_array alt_args[4];
+    uint8_t not_e;
+    if (bc_weak_bool_pow(call, &alt, alt_args, &not_e)) call = &alt;   /* B34, torch2 */
     int op = call->op, profile = call->profile, mode = call->mode;
     int nin = mode == BCT_MODE_OUT ? call->nargs - 1 : call->nargs;
     const bct_array *w = mode == BCT_MODE_INPLACE ? &call->args[0]

@@ -57,6 +57,11 @@ int bc_promote_operands(const bct_array *args, int n, int profile);
  * take no Python number). */
 int bc_weak_view(int op, uint32_t weak, int profile, bct_array *dt, int nin, bc_error *err);
 
+/* B34, torch2: pow of a bool tensor by a Python bool is bool (x ** e is
+ * x | !e). Returns 1 and the equivalent logical_or call in alt (args and
+ * not_e are its storage, valid while alt is used), or 0 when it does not apply. */
+int bc_weak_bool_pow(const bct_call *call, bct_call *alt, bct_array *args, uint8_t *not_e);
+
 /* B19: may a result of dtype `from` be written into dtype `to` (in-place, out=)?
  * NumPy's same_kind rule or torch's canCast. */
 int bc_can_cast(int from, int to, int profile);

@@ -128,6 +128,26 @@ static int torch_view(int op, uint32_t weak, bct_array *dt, int nin, bc_error *e
     return op == BCT_WHERE || op == BCT_POW ? torch_checked(op, dt, weak, orig, nin, err) : BCT_OK;
 }
 
+/* See ref_internal.h: torch 2's pow(Tensor, Scalar) returns x for an
+ * exponent of 1 and ones for 0 before it checks the dtype, so a bool tensor
+ * to a Python bool power is bool (torch 1.13 and a 0-d bool tensor exponent
+ * are refused: "pow" not implemented for 'Bool'); x ** e is then x | !e. */
+int bc_weak_bool_pow(const bct_call *call, bct_call *alt, bct_array *args, uint8_t *not_e)
+{
+    if (call->profile != BCT_PROFILE_TORCH2 || call->op != BCT_POW || !(call->weak_args & 2u) ||
+        call->args[0].dtype != BCT_BOOL || call->args[1].dtype != BCT_BOOL || call->nargs > 3)
+        return 0;
+    *not_e = !*(const uint8_t *)bc_base(&call->args[1]);
+    for (int k = 0; k < call->nargs; k++) args[k] = call->args[k];
+    args[1].data = not_e;
+    args[1].offset = 0;
+    *alt = *call;
+    alt->op = BCT_LOGICAL_OR;
+    alt->args = args;
+    alt->weak_args &= ~2u;
+    return 1;
+}
+
 /* See ref_internal.h. NumPy 1.24 needs nothing: a Python scalar is
  * np.asarray(value), a 0-d int64/float64/bool array, and B19's value-based
  * rule applies to it as stored. */

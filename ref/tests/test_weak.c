@@ -133,6 +133,21 @@ static void test_torch_functions_without_a_number_overload(void)
     CHECK_EQ_I64(call2(BCT_MAXIMUM, BCT_PROFILE_NUMPY2, BCT_I8, i8x, BCT_I64, &three, 0, 1).status, BCT_OK);
 }
 
+/* torch 2: a bool tensor to a Python bool power is bool (x ** True is x, x ** False is 1); torch 1.13 refuses it. */
+static void test_torch2_bool_power_of_a_python_bool(void)
+{
+    static uint8_t bx[2] = { 1, 0 };
+    uint8_t t = 1, f = 0;
+    out o = call2(BCT_POW, BCT_PROFILE_TORCH2, BCT_BOOL, bx, BCT_BOOL, &t, 0, 1);
+    CHECK_EQ_I64(o.status, BCT_OK);
+    CHECK_EQ_I64(o.dtype, BCT_BOOL);
+    CHECK_EQ_I64(o.data[0] * 10 + o.data[1], 10);
+    o = call2(BCT_POW, BCT_PROFILE_TORCH2, BCT_BOOL, bx, BCT_BOOL, &f, 0, 1);
+    CHECK_EQ_I64(o.data[0] * 10 + o.data[1], 11);
+    CHECK_EQ_I64(call2(BCT_POW, BCT_PROFILE_TORCH, BCT_BOOL, bx, BCT_BOOL, &t, 0, 1).status, BCT_ERR_DTYPE);
+    CHECK_EQ_I64(call2(BCT_POW, BCT_PROFILE_TORCH2, BCT_BOOL, bx, BCT_BOOL, &t, 0, 0).status, BCT_ERR_DTYPE);
+}
+
 /* where(cond, x, s): torch checks that s fits the result; NumPy 2 casts it unchecked. */
 static void test_where_with_a_weak_branch(void)
 {
@@ -169,5 +184,6 @@ int main(void)
     RUN(test_torch_wrapped_number);
     RUN(test_torch_functions_without_a_number_overload);
     RUN(test_where_with_a_weak_branch);
+    RUN(test_torch2_bool_power_of_a_python_bool);
     return check_summary();
 }
