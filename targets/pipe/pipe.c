@@ -327,6 +327,7 @@ static int handshake(char *err, size_t cap)
                 else if (strcmp(tok, "inplace") == 0) descriptor.flags |= BCT_CAP_INPLACE;
                 else if (strcmp(tok, "out") == 0) descriptor.flags |= BCT_CAP_OUT;
                 else if (strcmp(tok, "compiles") == 0) descriptor.flags |= BCT_CAP_COMPILES;
+                else if (strcmp(tok, "weak") == 0) descriptor.flags |= BCT_CAP_WEAK_SCALAR;   /* B34 */
                 else { snprintf(err, cap, "unknown flag '%s'", tok); return -1; }
             }
         } else {
@@ -425,7 +426,10 @@ static int build_request(const bct_call *call)
         int64_t lo, n;
         span(a, &lo, &n);
         size_t es = (size_t)bc_dtype_size(a->dtype);
-        if (out_printf("arg %s ", bc_dtype_name(a->dtype)) != 0 || out_shape(a->rank, a->shape) != 0 ||
+        /* B34: a weak scalar goes as weak-int/-float/-bool, with its 0-d i64/f64/bool bytes */
+        const char *weak = a->dtype == BCT_I64 ? "weak-int" : a->dtype == BCT_F64 ? "weak-float" : "weak-bool";
+        int is_weak = i < 32 && (call->weak_args & (1u << i));
+        if (out_printf("arg %s ", is_weak ? weak : bc_dtype_name(a->dtype)) != 0 || out_shape(a->rank, a->shape) != 0 ||
             out_bytes(" ", 1) != 0 || out_shape(a->rank, a->strides) != 0 ||
             out_printf(" %lld %lld\n", (long long)(n ? a->offset - lo : 0), (long long)n * (long long)es) != 0 ||
             out_bytes((const char *)a->data + (size_t)lo * es, (size_t)n * es) != 0)

@@ -6,6 +6,7 @@ reply's bytes, built with reply_ok / reply_shape / reply_error / reply_wrote.
 This module knows the protocol, not any library: it never looks at values.
 """
 
+import struct
 import sys
 
 NAMES = ("bool", "i8", "u8", "i16", "i32", "i64", "f32", "f64")
@@ -19,6 +20,14 @@ class Arg:
 
     def __init__(self, dtype, shape, strides, offset, data):
         self.dtype, self.shape, self.strides, self.offset, self.data = dtype, shape, strides, offset, data
+
+    def weak_value(self):
+        """B34: the plain Python int/float/bool a weak-scalar arg stands for
+        (its dtype is weak-int, weak-float or weak-bool), or None for any other arg."""
+        fmt = {"weak-int": "<q", "weak-float": "<d", "weak-bool": "<?"}.get(self.dtype)
+        if fmt is None:
+            return None
+        return struct.unpack_from(fmt, self.data, self.offset * struct.calcsize(fmt))[0]
 
     def overlaps(self):
         """B9: some element is reachable through two indices (stride 0, extent > 1)."""

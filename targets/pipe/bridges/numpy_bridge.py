@@ -58,6 +58,8 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
     (r"^ufunc '\w+' not supported for the input types", "dtype"),
     (r"^ufunc '\w+' did not contain a loop with signature matching types", "dtype"),
     (r"^Cannot cast ufunc '\w+' output from", "dtype"),
+    # B34 (NumPy 2, NEP 50): a Python int outside the array's integer dtype
+    (r"^Python integer -?\d+ out of bounds for \w+", "overflow"),
 ]]
 
 
@@ -98,9 +100,9 @@ def run(case):
     wi = 0 if mode == "inplace" else len(args) - 1 if mode == "out" else -1
     try:
         for i, a in enumerate(args):
-            if a.dtype == "-":
-                storages.append(None)
-                views.append(a.shape)
+            if a.dtype == "-" or a.weak_value() is not None:
+                storages.append(None)   # B34: a weak scalar is handed over as the Python scalar
+                views.append(a.shape if a.dtype == "-" else a.weak_value())
                 continue
             s, v = view(a, readonly=(i == wi and a.overlaps()))
             storages.append(s)
@@ -148,7 +150,7 @@ def main():
                      dtypes=bb.NAMES,
                      # NumPy's dimension limit (NPY_MAXDIMS: 32, 64 in 2.x) is NOT declared: raising
                      # rank-limit above it is NumPy's behaviour under test (B15).
-                     max_rank=0, flags=("strided", "inplace", "out"))
+                     max_rank=0, flags=("strided", "inplace", "out", "weak"))
     bb.serve(hello, run)
 
 

@@ -185,6 +185,8 @@ def run(case):
         for i, a in enumerate(args):
             if a.dtype == "-":
                 views.append(a.shape)
+            elif a.weak_value() is not None:
+                views.append(a.weak_value())   # B34: a weak scalar is handed over as the Python scalar
             else:
                 views.append(view(a, owned=(mode == "out" and i == len(args) - 1)))
         if mode in ("inplace", "out"):
@@ -202,7 +204,7 @@ def main():
     torch.set_num_threads(1)
     hello = bb.Hello("torch", torch.__version__, "torch",
                      ops=list(FUNC) + ["where", "broadcast_to", "expand", "broadcast_shapes"],
-                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"), grad_ops=GRAD_OPS)
+                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out", "weak"), grad_ops=GRAD_OPS)
     bb.serve(hello, run)
 
 

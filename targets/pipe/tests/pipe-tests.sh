@@ -75,6 +75,14 @@ run "numpy bridge: every fixture case passes" 0 '^17 passed, 0 failed, 0 skipped
     --target-arg "$PY $BR/numpy_bridge.py" "$FIX"
 run "numpy bridge, 2 jobs, real fixtures" 0 ' 0 failed' --jobs 2 \
     --target-arg "$PY $BR/numpy_bridge.py" "$FIX" tests/runner/fixtures/real
+# B34: weak scalars reach a bridge that claims `weak` as Python numbers, and a
+# bridge that does not claim it has them skipped with the reason.
+run "numpy bridge: weak-scalar cases (where) pass" 0 '^1[0-9][0-9] passed, 0 failed' --op where \
+    --target-arg "$PY $BR/numpy_bridge.py" cases/weak.cases
+run "a bridge without the weak flag skips weak scalars (exit 2: nothing to run)" 2 '.*' --op where \
+    --target-arg "printf 'bcast-pipe 1\\nname w\\nversion 0\\nprofile numpy\\nops where\\ndtypes bool i8 u8 i16 i32 i64 f32 f64\\nflags strided\\nready\\n'; cat >/dev/null" \
+    cases/weak.cases
+grep -q "unsupported: weak scalar operand" "$TMP/err" || bad "weak-scalar skip reason" "$(cat "$TMP/err")"
 
 # The minimal bridge of docs/pipe-protocol.md, extracted from the doc (the last
 # ```python block), passes the add/f64 cases and skips the rest.
