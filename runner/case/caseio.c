@@ -703,7 +703,15 @@ static int data_line(parser *p, br_case *c, int df, const char *kw, char *rest)
         br_arg *a = &c->args[c->nargs - 1];
         if (strcmp(kw, "values") == 0) {
             a->data_kind = BR_DATA_VALUES;
-            if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) return -1;
+            if (parse_values(p, rest, a->dtype, a->storage, &a->data) != 0) {
+                if (a->weak) {   /* B34: say what the value should have been */
+                    size_t n = strlen(p->err->msg);
+                    snprintf(p->err->msg + n, sizeof p->err->msg - n, " (arg %s is %s: %s)", a->name,
+                             br_arg_dtype_name(a), a->dtype == BCT_I64 ? "a decimal int within int64"
+                             : a->dtype == BCT_F64 ? "a hex float, inf, -inf or nan" : "0 or 1");
+                }
+                return -1;
+            }
             a->hash = br_fingerprint(a->data, (size_t)a->storage * (size_t)bc_dtype_size(a->dtype));
         } else if (strcmp(kw, "pattern") == 0) {
             if (a->weak) return perr(p, "arg %s: a weak scalar takes a values line, not a pattern", a->name);

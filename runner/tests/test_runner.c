@@ -101,6 +101,46 @@ static void expect_mutation_error(const char *from, const char *to, const char *
     free(s);
 }
 
+/* B34: weak scalars read as 0-d I64/F64/BOOL marked weak; malformed ones are refused by name. */
+static void test_weak_scalar_args(void)
+{
+    static const char weak_case[] =
+        "bcast-cases 1\n"
+        "case w/one\nsuite weak\ntags weak-scalar\nrules B34\nop add\nmode value\nsource numpy\n"
+        "arg x i32 (2,) (1,) 0 2\nvalues 1 2\narg y weak-int () () 0 1\nvalues 1000\n"
+        "expect * ok i32 (2,) exact\nvalues 1001 1002\nend\n";
+    br_caseset cs;
+    br_err err;
+    CHECK(load_text(&cs, weak_case, &err) == 0);
+    if (cs.n == 1) {
+        const br_arg *y = &cs.cases[0].args[1];
+        CHECK(y->weak && y->dtype == BCT_I64 && y->rank == 0);
+        CHECK_STREQ(br_arg_dtype_name(y), "weak-int");
+        CHECK(!cs.cases[0].args[0].weak);
+    }
+    br_caseset_free(&cs);
+    char *s = replace_in(weak_case, "weak-int () () 0 1\nvalues 1000", "weak-int (1,) (1,) 0 1\nvalues 1000");
+    expect_error(s, "a weak scalar (weak-int) has shape (), strides (), offset 0 and storage 1");
+    free(s);
+    s = replace_in(weak_case, "values 1000", "values 1.5");
+    expect_error(s, "t.cases:12: bad i64 value '1.5' (arg y is weak-int: a decimal int within int64)");
+    free(s);
+    s = replace_in(weak_case, "weak-int", "weak-complex");
+    expect_error(s, "unknown dtype 'weak-complex'");
+    free(s);
+    s = replace_in(weak_case, "values 1000", "pattern ramp 0 1 2 0 1");
+    expect_error(s, "a weak scalar takes a values line, not a pattern");
+    free(s);
+    s = replace_in(weak_case, "arg x i32 (2,) (1,) 0 2\nvalues 1 2\narg y weak-int () () 0 1\nvalues 1000",
+                   "arg x weak-int () () 0 1\nvalues 1\narg y i32 (2,) (1,) 0 2\nvalues 1 2");
+    {   /* in-place with a weak self */
+        char *t = replace_in(s, "mode value", "mode inplace");
+        expect_error(t, "a weak scalar cannot be the written arg");
+        free(t);
+    }
+    free(s);
+}
+
 static void test_valid_record_round_trips(void)
 {
     br_caseset cs;
@@ -805,6 +845,7 @@ static void test_contiguity_decides_strided_skip(void)
 int main(void)
 {
     RUN(test_valid_record_round_trips);
+    RUN(test_weak_scalar_args);
     RUN(test_header_errors);
     RUN(test_truncated_files);
     RUN(test_bad_numbers_and_values);
