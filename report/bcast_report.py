@@ -96,14 +96,15 @@ def resolve(args, target):
                         args.timeout if args.timeout is not None else e["timeout"],
                         runs.notes_path(given or e["notes"], expect,
                                         "--notes" if given else e["line"] + " (notes column)"),
-                        e["probe"] or getattr(args, "probe", False))
+                        e["probe"] or getattr(args, "probe", False), e["shard"])
         raise runs.RunError("%s: no target named %r (use a .so path, or add a line to the registry)"
                             % (args.registry, target))
     name = getattr(args, "name", "") or ""      # "" : the target's describe() name, known after the run
     arg = args.target_arg or ""
     expect = args.expectations or ""
     return (name, target, arg, runs.expand_arg(arg, args.python, args.build), expect, [],
-            args.timeout, runs.notes_path(getattr(args, "notes", ""), expect, "--notes"), getattr(args, "probe", False))
+            args.timeout, runs.notes_path(getattr(args, "notes", ""), expect, "--notes"), getattr(args, "probe", False),
+            None)
 
 
 def registered(target):
@@ -130,7 +131,7 @@ def run_one(args, target, out_dir, command):
     command (None: derived from target) is the regenerating command the report names.
     A target given as a path is named by --name, else by its describe() name (a bridge's
     handshake name), never by its file name: every bridge runs as pipe.so."""
-    name, so, arg_written, arg, expect, _, timeout, notes_file, probe = resolve(args, target)
+    name, so, arg_written, arg, expect, _, timeout, notes_file, probe, shard = resolve(args, target)
     if command is None:
         command = report_command(target, name, arg_written)
     if not os.path.exists(so):
@@ -140,13 +141,13 @@ def run_one(args, target, out_dir, command):
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "run.json")
-        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout, probe)
+        status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs, raw, timeout, probe, shard)
         with open(raw, encoding="utf-8") as fh:
             run = json.load(fh)
     # the gate's wall time goes to the log only: reports stay byte for byte reproducible
     name = dir_name(name or run.get("target", {}).get("name", ""))
     print("report: %s: gate run took %.0f s (--jobs %d)" % (name, time.monotonic() - t0, args.jobs))
-    doc = runs.normalise(run, name, arg_written, expect, args.runner, notes_file)
+    doc = runs.normalise(run, name, arg_written, expect, args.runner, notes_file, shard)
     write_target(out_dir, doc, command)
     return status
 
@@ -165,9 +166,10 @@ def cmd_target(args):
 def gate_sample(args, name, n):
     """The CI gate of a target listed in the sample file: its cases of --shard 1/n
     against its expectations; returns bcast-run's status. Writes no report."""
-    _, so, _, arg, expect, _, timeout, _, _ = resolve(args, name)
+    _, so, _, arg, expect, _, timeout, _, _, shard = resolve(args, name)
+    n *= shard or 1        # a sample of the registry's shard 1/S: every (S*n)th case
     print("reports: SAMPLE %s: the cases of --shard 1/%d (its report is not rewritten: "
-          "`make report TARGET=%s` runs the whole suite)" % (name, n, name))
+          "`make report TARGET=%s` runs all the cases its report covers)" % (name, n, name))
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         status = runs.run_target(args.runner, so, arg, expect, args.cases, args.jobs,

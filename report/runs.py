@@ -49,8 +49,9 @@ class RunError(Exception):
     """A target the reports cannot run; the message says what and how to fix it."""
 
 
-REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout", "notes", "probe")
-# The notes and probe columns are optional: lines with the first six (or seven) columns are accepted.
+REGISTRY_COLUMNS = ("name", "shared-object", "target-arg", "expectations", "needs", "timeout", "notes", "probe",
+                    "shard")
+# The notes, probe and shard columns are optional: lines with the first six (seven, eight) columns are accepted.
 REGISTRY_REQUIRED = 6
 # A needs entry "make:TARGET" is no Debian package but what `make TARGET` installs
 # into the source tree; the file it leaves there (relative to the repository root)
@@ -74,6 +75,18 @@ def parse_timeout(text, where):
     return int(text)
 
 
+def parse_shard(text, where):
+    """A registry shard: '-' (None: the whole default suite) or '1/N', N in [2, 1000]: the
+    target's gate and report cover only the cases `bcast-run --shard 1/N` selects (every Nth
+    case by id), for a target too slow for the whole suite (its FINDINGS.md says why)."""
+    if text == "-":
+        return None
+    m = re.fullmatch(r"1/([0-9]+)", text)
+    if not m or not 2 <= int(m.group(1)) <= 1000:
+        raise RunError("%s: shard column must be 1/N with N in [2, 1000], or -, not %r" % (where, text))
+    return int(m.group(1))
+
+
 def read_registry(path):
     """The registry's lines as dicts (name, so, arg, expectations, needs, timeout, notes,
     line), in file order. '-' columns become '' ([] for needs, None for timeout); a
@@ -90,8 +103,9 @@ def read_registry(path):
                                % (path, no, REGISTRY_REQUIRED, len(REGISTRY_COLUMNS),
                                   ", ".join(REGISTRY_COLUMNS[:REGISTRY_REQUIRED]),
                                   ", ".join(REGISTRY_COLUMNS[REGISTRY_REQUIRED:]), len(f)))
-            if len(f) == len(REGISTRY_COLUMNS) and f[7].strip() not in ("probe", "-"):
+            if len(f) >= 8 and f[7].strip() not in ("probe", "-"):
                 raise RunError("%s:%d: probe column must be 'probe' or -, not %r" % (path, no, f[7].strip()))
+            shard = parse_shard(f[8].strip() if len(f) >= 9 else "-", "%s:%d" % (path, no))
             f = [x.strip() for x in f] + ["-"] * (len(REGISTRY_COLUMNS) - len(f))
             timeout = parse_timeout(f[5], "%s:%d" % (path, no))
             f = ["" if x == "-" else x for x in f]
@@ -104,7 +118,7 @@ def read_registry(path):
                                    % (path, no, need, ", ".join(sorted(VENV_NEEDS))))
             entries.append({"name": f[0], "so": f[1], "arg": f[2], "expectations": f[3],
                             "needs": [p for p in f[4].split(",") if p], "timeout": timeout,
-                            "notes": f[6], "probe": f[7] == "probe", "line": "%s:%d" % (path, no)})
+                            "notes": f[6], "probe": f[7] == "probe", "shard": shard, "line": "%s:%d" % (path, no)})
     return entries
 
 
@@ -162,7 +176,7 @@ def expand_arg(arg, python, build):
     return arg.replace("$(PYTHON)", python).replace("$(BUILD)", build)
 
 
-def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None, probe=False, shard=None):
+def run_target(runner, so, arg, expectations, cases, jobs, json_path, timeout=None, probe=False, shard=None):  # noqa: PLR0913
     """Run bcast-run on the target; write its JSON to json_path; return its exit status.
     timeout: per-case seconds (--timeout), None for bcast-run's default; probe: also
     run the cases its declared limits exclude (--probe-limits; never part of the gate);
@@ -361,13 +375,14 @@ def _inline_repro(case_id, line):
     return "# %d characters, too long to inline: bcast-run show '%s' prints it" % (len(line), case_id)
 
 
-def normalise(run, name, target_arg, expectations, runner, notes=""):
+def normalise(run, name, target_arg, expectations, runner, notes="", shard=None):
     """The reports' results.json (schema 2) from bcast-run's JSON `run`: target and
     versions, totals (by what happened, and the known part), counts per suite/tag/op
     for the heat maps and the index, the findings with their full case lists, every
     case that did not simply pass or skip (with one-liners for new failures and each
     finding's smallest case), and the unmatched expectations. notes: the target's
-    FINDINGS.md ('' for none). No durations, so two runs give the same bytes."""
+    FINDINGS.md ('' for none). No durations, so two runs give the same bytes.shard: N when the run covered only --shard 1/N of the cases (the registry's shard column).
+    """
     counts, keep, skips = {}, [], {}
     for c in run["cases"]:
         _count(counts, c)
@@ -400,6 +415,7 @@ def normalise(run, name, target_arg, expectations, runner, notes=""):
         "expectations": expectations,
         "notes": notes,
         "complete": run.get("complete", True),
+        "shard": shard,
         "totals": run.get("totals", {}),
         "counts": counts,
         "skip_reasons": skips,

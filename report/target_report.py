@@ -183,12 +183,16 @@ def tail_blocks(doc, cap):
 
 
 def judged_against(doc):
-    """'Judged against NumPy 1.24.2 (profile `numpy`), the generation it declares.' or why not."""
+    """'Judged against NumPy 1.24.2 (profile `numpy`), the generation it declares.' or why not,
+    and which part of the suite ran when the registry gives the target a shard."""
     checked, declared = doc.get("profile", ""), doc.get("target", {}).get("profile", "")
     oracle = casefile.ORACLES.get(checked, "(unknown oracle)")
     how = ("the generation it declares" if checked == declared
            else "overriding its declared `%s`" % declared if declared else "it declares no profile")
-    return "Judged against %s (profile `%s`), %s." % (oracle, checked, how)
+    shard = doc.get("shard")
+    part = (" Only the cases of `bcast-run --shard 1/%d` (every %dth case by id; the registry's shard column: "
+            "the whole suite takes too long for this target, see its notes) were run." % (shard, shard)) if shard else ""
+    return "Judged against %s (profile `%s`), %s.%s" % (oracle, checked, how, part)
 
 
 def build(doc, command, cap, others, explore=None):

@@ -422,8 +422,21 @@ def test_registry_timeout(tmp):
     with open(reg, "w") as fh:
         fh.write("hang\t%s/hang.so\t-\t-\t-\n" % rel)
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
-    check(r.returncode == 2 and "%s:1: expected 6 to 8 tab-separated columns" % reg in r.stdout,
+    check(r.returncode == 2 and "%s:1: expected 6 to 9 tab-separated columns" % reg in r.stdout,
           "a five-column line is rejected: " + r.stdout[-300:])
+    with open(reg, "w") as fh:
+        fh.write("hang\t%s/hang.so\t-\t-\t-\t-\t-\t-\t1/1\n" % rel)
+    r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
+    check(r.returncode == 2 and "shard column must be 1/N" in r.stdout and "'1/1'" in r.stdout,
+          "a bad shard column is rejected, naming it: " + r.stdout[-300:])
+    with open(reg, "w") as fh:
+        fh.write("magic\t%s/needs_arg.so\tmagic\t-\t-\t-\t-\t-\t1/3\n" % rel)
+    r = gen(["target"] + RUN_ARGS + ["--registry", reg, "--target", "magic", "--out-dir", out, "--cases", FIXTURE])
+    res = json.load(open(os.path.join(out, "magic", "results.json"))) if r.returncode == 0 else {}
+    md = read(os.path.join(out, "magic", "index.md")) if r.returncode == 0 else ""
+    ran = res.get("totals", {}).get("passed", 0)
+    check(r.returncode == 0 and res.get("shard") == 3 and 0 < ran <= 17 and "`bcast-run --shard 1/3`" in md,
+          "a registry shard 1/3 runs a third of the cases and the report says so: %s %s" % (ran, r.stdout[-300:]))
     with open(reg, "w") as fh:
         fh.write("hang\t%s/hang.so\t-\t-\t-\t-\t-\tyes\n" % rel)
     r = gen(["all"] + RUN_ARGS + ["--registry", reg, "--out-dir", out, "--cases", FIXTURE])
