@@ -311,6 +311,22 @@ else
     echo "SKIP the current releases' bridge tests (dask-2026, numexpr-2.14, numba-vectorize-0.68): $VPY with dask, numexpr and numba is missing (sh .ci/install-deps)"
     skipped=$((skipped + 1))
 fi
+# The JAX bridge (jax.numpy, .venv/targets): value and grad modes on the fixtures. JAX's own
+# differences are the fixtures' failures: integer floor_divide by zero (the basic fixture's one
+# failure), and pow's exponent gradient at base 0 (nan; torch 0) in the torch profile.
+JPY=.venv/targets/bin/python
+if [ -x "$JPY" ] && "$JPY" -c 'import jax' 2>/dev/null; then
+    run "jax bridge: the basic fixtures (in-place not claimed, floor_divide by 0 differs)" 1 \
+        '^13 passed, 1 failed, 3 skipped$' --profile numpy --target-arg "$JPY $BR/jax_bridge.py" "$FIX"
+    run "jax bridge: the grad fixtures through jax.vjp (pow's y-gradient at x=0 is nan; expand not claimed)" 1 \
+        '^13 passed, 1 failed, 1 skipped$' --profile torch --target-arg "$JPY $BR/jax_bridge.py" "$GFIX"
+    printf 'bcast-cases 1\n\ncase neg-empty\nsuite explore\ntags explored\nrules B5\nop broadcast_to\nmode value\nsource ref\nattr shape ()\narg x u8 (0,2) (-4,-2) 0 0\nvalues\nexpect * error invalid-shape\nend\n' >"$TMP/jneg.cases"
+    run "jax bridge: an empty negative-stride view reaches JAX" 0 '^1 passed, 0 failed, 0 skipped$' \
+        --profile numpy --target-arg "$JPY $BR/jax_bridge.py" "$TMP/jneg.cases"
+else
+    echo "SKIP the jax bridge's tests: $JPY cannot import jax (sh .ci/install-deps installs .venv/targets)"
+    skipped=$((skipped + 1))
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
