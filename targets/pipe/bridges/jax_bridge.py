@@ -59,6 +59,7 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
     (r"^Cannot broadcast to shape with fewer dimensions", "invalid-shape"),
     (r"^Only non-negative indices are allowed when broadcasting static shapes", "invalid-shape"),
     (r"negative dimensions are not allowed", "invalid-shape"),
+    (r"^broadcast_in_dim shape must have every element be nonnegative", "invalid-shape"),
     (r"^matmul input operand \d+ must have ndim at least 1", "matmul-core"),
     (r"^dot_general requires contracting dimensions to have the same shape", "matmul-core"),
     (r"^Incompatible types for matmul arguments", "matmul-core"),
@@ -170,7 +171,7 @@ def run(case):
 def main():
     warnings.simplefilter("ignore")
     jax.config.update("jax_enable_x64", True)
-    hello = bb.Hello("jax.numpy", jax.__version__, "numpy",
+    hello = bb.Hello("jax.numpy", jax.__version__, "numpy2",
                      ops=list(FUNC) + ["broadcast_to", "broadcast_shapes"],
                      dtypes=bb.NAMES, max_rank=0, flags=("strided",), grad_ops=GRAD_OPS)
     bb.serve(hello, run)
