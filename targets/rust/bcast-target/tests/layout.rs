@@ -43,7 +43,7 @@ fn rust_lines() -> Vec<String> {
         out.push(format!("size {c} {size}"));
         out.push(format!("align {c} {align}"));
     }
-    let consts: [(&str, i64); 9] = [
+    let consts: [(&str, i64); 10] = [
         ("BCT_ABI_VERSION", BCT_ABI_VERSION as i64), ("BCT_MAX_RANK", BCT_MAX_RANK as i64),
         ("BCT_CAP_STRIDED", BCT_CAP_STRIDED as i64), ("BCT_CAP_INPLACE", BCT_CAP_INPLACE as i64),
         ("BCT_CAP_OUT", BCT_CAP_OUT as i64), ("BCT_CAP_COMPILES", BCT_CAP_COMPILES as i64),
