@@ -52,7 +52,7 @@ static int says_out_of_memory(const char *tail)
 {
     static const char *const words[] = {
         "out of memory", "cannot allocate", "could not allocate", "failed to allocate", "memoryerror",
-        "bad_alloc", "enomem", "allocation failed", "oom"
+        "bad_alloc", "enomem", "allocation failed"
     };
     char low[BR_STDERR_KEEP + 8];
     size_t i;
