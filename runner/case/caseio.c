@@ -23,6 +23,7 @@ typedef struct parser {
     int line;
     br_err *err;
     br_arg args[BR_MAX_ARGS];   /* the open record's args, copied to the pool at `end` */
+    br_expect expect[BR_MAX_EXPECT];   /* the open record's expects, likewise */
 } parser;
 
 #if defined(__GNUC__)
@@ -773,6 +774,7 @@ static int open_case(parser *p, rstate *st, char *rest)
     c->tags = c->rules = c->source = "";
     c->target_rank = -1;
     c->args = p->args;
+    c->expect = p->expect;
     st->c = c;
     st->seen = 1u << K_CASE;
     return 0;
@@ -790,6 +792,10 @@ static int close_case(parser *p, rstate *st, const char *rest)
     c->args = br_pool_alloc(&p->cs->pool, (size_t)(c->nargs ? c->nargs : 1) * sizeof *c->args);
     if (c->args == NULL) return perr(p, "out of memory");
     memcpy(c->args, p->args, (size_t)c->nargs * sizeof *c->args);
+    c->expect = br_pool_alloc(&p->cs->pool, (size_t)c->nexpect * sizeof *c->expect);
+    if (c->expect == NULL) return perr(p, "out of memory");
+    memcpy(c->expect, p->expect, (size_t)c->nexpect * sizeof *c->expect);
+    c->profiles = br_source_profiles(c->source);
     p->cs->n++;
     st->c = NULL;
     st->last_key = -1;
@@ -1045,8 +1051,9 @@ unsigned br_source_profiles(const char *source)
 static int expect_applies(const br_case *c, const br_expect *e, int profile)
 {
     if (e->profile == profile) return 1;
-    return e->profile == BR_PROFILE_ANY && profile >= 0 && profile < BCT_PROFILE_COUNT &&
-           (br_source_profiles(c->source) & (1u << profile)) != 0;
+    if (e->profile != BR_PROFILE_ANY || profile < 0 || profile >= BCT_PROFILE_COUNT) return 0;
+    unsigned gens = c->profiles ? c->profiles : br_source_profiles(c->source);   /* live cases: 0 */
+    return (gens & (1u << profile)) != 0;
 }
 
 const br_expect *br_pick_expect(const br_case *c, int profile)

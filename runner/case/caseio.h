@@ -56,9 +56,11 @@ typedef struct br_case {
     int64_t *target_shape;
     int nargs;
     br_arg *args;
+    unsigned profiles;      /* br_source_profiles(source), set by the reader; 0: not yet known */
     int nexpect;
-    br_expect expect[BR_MAX_EXPECT];   /* a result or an error per profile; in grad mode,
-                                          a gradient per differentiable input (grad_arg), or an error */
+    br_expect *expect;      /* nexpect (at most BR_MAX_EXPECT): a result or an error per profile; in
+                               grad mode, a gradient per differentiable input (grad_arg), or an error.
+                               Not embedded: a case set of 36k cases would carry 36k x 12 of them */
     int nmsg;
     const char *msg[4];     /* "LIB TEXT" */
 } br_case;

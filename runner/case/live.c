@@ -20,6 +20,8 @@ int br_live_init(br_live *lv, br_caseset *cs, size_t slots, size_t bytes)
     cs->live += slots;
     lv->mem = br_arena_alloc(&cs->data, bytes ? bytes : 64);
     if (lv->mem == NULL) return -1;
+    lv->expect = br_arena_alloc(&cs->data, slots * BR_MAX_EXPECT * sizeof *lv->expect);
+    if (lv->expect == NULL) return -1;
     lv->size = bytes;
     return 0;
 }
@@ -54,6 +56,8 @@ br_case *br_live_add(br_live *lv, size_t *index)
     memset(c, 0, sizeof *c);
     c->id = c->suite = c->tags = c->rules = c->source = c->file = "";
     c->target_rank = -1;
+    c->expect = &lv->expect[(*index - lv->first) * BR_MAX_EXPECT];
+    memset(c->expect, 0, BR_MAX_EXPECT * sizeof *c->expect);
     return c;
 }
 

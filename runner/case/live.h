@@ -20,6 +20,7 @@ typedef struct br_live {
     size_t first, cap, n;     /* slots cs->cases[first .. first+cap); n in use */
     char *mem;                /* `size` bytes in the case data arena; `used` in use */
     size_t size, used;
+    br_expect *expect;        /* BR_MAX_EXPECT per slot, for the slots' cases */
 } br_live;
 
 /* Reserves `slots` case slots and `bytes` bytes for live cases. Call after
@@ -33,7 +34,8 @@ void *br_live_alloc(br_live *lv, size_t n);
 /* A copy of s in the reserved memory, or NULL when full. */
 const char *br_live_str(br_live *lv, const char *s);
 
-/* The next free slot, zeroed (strings "", target_rank -1); *index is its
+/* The next free slot, zeroed (strings "", target_rank -1, room for BR_MAX_EXPECT
+ * expects); *index is its
  * index in cs->cases (what br_iso_run takes). NULL when all slots are used. */
 br_case *br_live_add(br_live *lv, size_t *index);
 

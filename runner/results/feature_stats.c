@@ -13,6 +13,7 @@ typedef struct fmask { uint64_t w[WORDS]; } fmask;
 
 struct br_fstats {
     char vocab[VOCAB][32];
+    unsigned char vlen[VOCAB];   /* strlen of each vocab word: the lookup runs once per word per record */
     int nvocab;
     fmask *mask;          /* per record */
     unsigned char *ran;   /* per record: 1 ran and passed, 2 ran and failed, 0 did not run */
@@ -24,10 +25,11 @@ static int has(const fmask *m, int f) { return (int)((m->w[f / 64] >> (f % 64)) 
 static int word_id(br_fstats *s, const char *w, size_t len)
 {
     if (len == 0 || len >= sizeof s->vocab[0]) return -1;
-    for (int i = 0; i < s->nvocab; i++) if (strlen(s->vocab[i]) == len && memcmp(s->vocab[i], w, len) == 0) return i;
+    for (int i = 0; i < s->nvocab; i++) if (s->vlen[i] == len && memcmp(s->vocab[i], w, len) == 0) return i;
     if (s->nvocab == VOCAB) return -1;
     memcpy(s->vocab[s->nvocab], w, len);
     s->vocab[s->nvocab][len] = '\0';
+    s->vlen[s->nvocab] = (unsigned char)len;
     return s->nvocab++;
 }
 
