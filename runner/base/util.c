@@ -19,15 +19,19 @@
  * mapping's size sits in a header before the block. */
 #define SHARED_HDR 64
 
-void *br_shared_alloc(size_t n)
+static void *shared_map(size_t n, int extra_flags)
 {
     if (n > SIZE_MAX - SHARED_HDR) return NULL;
     size_t sz = n + SHARED_HDR;
-    char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | extra_flags, -1, 0);
     if (m == MAP_FAILED) return NULL;
     memcpy(m, &sz, sizeof sz);
     return m + SHARED_HDR;
 }
+
+void *br_shared_alloc(size_t n) { return shared_map(n, 0); }
+
+void *br_shared_alloc_populated(size_t n) { return shared_map(n, MAP_POPULATE); }
 
 void br_shared_free(void *p)
 {

@@ -9,6 +9,9 @@
 /* Zeroed blocks in MAP_SHARED anonymous memory (fork copies no page tables
  * for them): the case set lives there. NULL when out of memory. */
 void *br_shared_alloc(size_t n);
+/* br_shared_alloc for a block about to be written whole: its pages are mapped in one call
+ * (MAP_POPULATE) instead of one page fault each. */
+void *br_shared_alloc_populated(size_t n);
 void *br_shared_realloc(void *p, size_t old, size_t n);
 void br_shared_free(void *p);
 

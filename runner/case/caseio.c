@@ -662,7 +662,7 @@ static int adopt_buffer(parser *p, const char *name, char **buf, size_t len)
 {
     br_caseset *cs = p->cs;
     char **nb = realloc(cs->bufs, (cs->nbufs + 1) * sizeof *nb);
-    char *sb = br_shared_alloc(len + 1);   /* case strings point into it: keep it out of fork's copying */
+    char *sb = br_shared_alloc_populated(len + 1);   /* case strings point into it: keep it out of fork's copying */
     if (nb != NULL) cs->bufs = nb;
     if (nb == NULL || sb == NULL) { free(*buf); br_shared_free(sb); return perr(p, "out of memory"); }
     memcpy(sb, *buf, len);
