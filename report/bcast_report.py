@@ -167,7 +167,7 @@ def gate_sample(args, name, n):
     """The CI gate of a target listed in the sample file: its cases of --shard 1/n
     against its expectations; returns bcast-run's status. Writes no report."""
     _, so, _, arg, expect, _, timeout, _, _, shard = resolve(args, name)
-    n *= shard or 1        # a sample of the registry's shard 1/S: every (S*n)th case
+    n *= shard or 1        # a sample of the registry's shard 1/S: shard 1/(S*n) is inside it
     print("reports: SAMPLE %s: the cases of --shard 1/%d (its report is not rewritten: "
           "`make report TARGET=%s` runs all the cases its report covers)" % (name, n, name))
     t0 = time.monotonic()

@@ -3,8 +3,8 @@
 targets/ci-sample.tsv lists them, one per line, tab-separated: the target's
 name (a line of targets/registry.tsv), N, and why (the measured full gate
 time). `make reports REPORTS_SAMPLE=targets/ci-sample.tsv` (what .ci/run
-runs) gates such a target on `bcast-run --shard 1/N`: the cases, sorted by
-id, whose position is a multiple of N (the same cases on every run), against
+runs) gates such a target on `bcast-run --shard 1/N`: the cases whose id's
+hash is 0 mod N (the same cases on every run, whatever else is in the suite), against
 its full expectations file. It fails on any unexpected failure in the sample
 and leaves the target's committed report as it is (a sample cannot rewrite a
 report of the whole suite). `make reports` without REPORTS_SAMPLE, or

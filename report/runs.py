@@ -77,8 +77,8 @@ def parse_timeout(text, where):
 
 def parse_shard(text, where):
     """A registry shard: '-' (None: the whole default suite) or '1/N', N in [2, 1000]: the
-    target's gate and report cover only the cases `bcast-run --shard 1/N` selects (every Nth
-    case by id), for a target too slow for the whole suite (its FINDINGS.md says why)."""
+    target's gate and report cover only the cases `bcast-run --shard 1/N` selects (the cases
+    whose id hashes to 0 mod N), for a target too slow for the whole suite (its FINDINGS.md says why)."""
     if text == "-":
         return None
     m = re.fullmatch(r"1/([0-9]+)", text)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bcast_ref.h"
+#include "base/util.h"
 
 int br_filter_add(br_filter *f, int kind, const char *value)
 {
@@ -82,9 +83,9 @@ int br_parse_shard(const char *s, long *k, long *n)
     return 0;
 }
 
-int br_shard_keeps(size_t i, long k, long n)
+int br_shard_keeps(const char *id, long k, long n)
 {
-    return (long)(i % (size_t)n) == k - 1;
+    return (long)(br_fnv1a64(BR_FNV_BASIS, id, strlen(id)) % (uint64_t)n) == k - 1;
 }
 
 

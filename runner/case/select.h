@@ -33,7 +33,9 @@ void br_filter_describe(const br_filter *f, char *buf, size_t cap);
 
 /* Parses "K/N" (1 <= K <= N). 0 on success. */
 int br_parse_shard(const char *s, long *k, long *n);
-/* The shard keeps positions i (over the selected, sorted cases) with i mod N == K-1. */
-int br_shard_keeps(size_t i, long k, long n);
+/* The shard keeps the cases whose id hashes (FNV-1a 64) to h with h mod N == K-1: a case's
+ * shard never depends on which other cases exist, so adding cases to the suite leaves every
+ * existing case in its shard, and shard 1/(S*n) is a subset of shard 1/S. */
+int br_shard_keeps(const char *id, long k, long n);
 
 #endif

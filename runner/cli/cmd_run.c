@@ -71,11 +71,10 @@ static int select_cases(const br_caseset *cs, const br_opts *o, size_t **sel, si
     }
     *sel = malloc((cs->n ? cs->n : 1) * sizeof **sel);
     if (*sel == NULL) return 2;
-    size_t pos = 0;
     *nsel = 0;
     for (size_t i = 0; i < cs->n; i++) {
         if (!br_filter_match(&o->filter, &cs->cases[i])) continue;
-        if (o->shard_n > 0 && !br_shard_keeps(pos++, o->shard_k, o->shard_n)) continue;
+        if (o->shard_n > 0 && !br_shard_keeps(cs->cases[i].id, o->shard_k, o->shard_n)) continue;
         (*sel)[(*nsel)++] = i;
     }
     if (*nsel == 0 && !o->allow_empty) {

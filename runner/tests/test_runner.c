@@ -472,13 +472,17 @@ static void test_shard_slices_partition(void)
     CHECK(br_parse_shard("4/3", &k, &n) != 0);
     CHECK(br_parse_shard("1/", &k, &n) != 0);
     CHECK(br_parse_shard("a/b", &k, &n) != 0);
-    /* every index lands in exactly one shard */
-    for (size_t i = 0; i < 50; i++) {
+    /* every id lands in exactly one shard; shard 1/6 is inside shard 1/3; the shards are balanced */
+    int sizes[3] = { 0, 0, 0 };
+    for (int i = 0; i < 3000; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "suite/op/%d", i);
         int hits = 0;
-        for (long s = 1; s <= 3; s++) hits += br_shard_keeps(i, s, 3);
+        for (long s = 1; s <= 3; s++) if (br_shard_keeps(id, s, 3)) { hits++; sizes[s - 1]++; }
         CHECK(hits == 1);
+        CHECK(!br_shard_keeps(id, 1, 6) || br_shard_keeps(id, 1, 3));
     }
-    CHECK(br_shard_keeps(0, 1, 3) && br_shard_keeps(4, 2, 3));
+    for (int s = 0; s < 3; s++) CHECK(sizes[s] > 900 && sizes[s] < 1100);
 }
 
 static void test_expectations_file(void)
