@@ -150,6 +150,7 @@ static int fork_worker(br_iso *I, int k, br_err *err)
     close(rep[1]);
     if (pid < 0) { close(cmd[1]); close(rep[0]); goto fail; }
     w->pid = pid;
+    w->life = ++I->nlives;
     w->cmd_fd = cmd[1];
     w->rep_fd = rep[0];
     w->busy = 0;
@@ -326,8 +327,9 @@ static int explain_loss(br_iso *I, const br_case *c, const wctl *ctl, int kind, 
 typedef struct queue { size_t *retry; int *rprof; size_t nretry; size_t next; } queue;
 
 /* Reports the finished part of a worker's batch; returns how many. */
-static size_t report_done(worker *w, int upto, br_done_fn done, void *ctx)
+static size_t report_done(br_iso *I, worker *w, int upto, br_done_fn done, void *ctx)
 {
+    I->reporting = w->life;
     wctl *ctl = (wctl *)(void *)w->base;
     for (int i = 0; i < upto; i++)
         done(ctx, (size_t)ctl->batch[i], BR_RUN_DONE, &ctl->res[i], w->base, NULL);
@@ -342,7 +344,7 @@ static size_t lose_worker(br_iso *I, int k, int kind, int status, queue *q, br_d
     wctl *ctl = (wctl *)(void *)w->base;
     int nd = __atomic_load_n(&ctl->ndone, __ATOMIC_SEQ_CST);
     if (nd > ctl->nbatch) nd = ctl->nbatch;
-    size_t finished = report_done(w, nd, done, ctx);
+    size_t finished = report_done(I, w, nd, done, ctx);
     if (nd < ctl->nbatch) {
         char why[300], detail[96], tail[BR_STDERR_KEEP + 1];
         const br_case *c = &I->cs->cases[ctl->batch[nd]];
@@ -358,6 +360,27 @@ static size_t lose_worker(br_iso *I, int k, int kind, int status, queue *q, br_d
     }
     forget_worker(w);
     return finished;
+}
+
+long br_iso_life(const br_iso *I)
+{
+    return I->reporting;
+}
+
+void br_iso_renew(br_iso *I)
+{
+    for (int k = 0; k < I->nw; k++) {
+        worker *w = &I->w[k];
+        if (w->pid <= 0 || w->busy) continue;
+        kill(w->pid, SIGKILL);
+        reap(I, k, 1);
+        forget_worker(w);
+    }
+}
+
+void br_iso_use(br_iso *I, int n)
+{
+    I->nw = n < 1 ? 1 : n > I->cfg.jobs ? I->cfg.jobs : n;
 }
 
 /* ---- the run ---- */
@@ -402,7 +425,7 @@ static size_t check_worker(br_iso *I, int k, short revents, int64_t now, queue *
         char ch;
         if (read_byte(w->rep_fd, &ch) == 0) {
             w->busy = 0;
-            return report_done(w, ctl->nbatch, done, ctx);
+            return report_done(I, w, ctl->nbatch, done, ctx);
         }
         return lose_worker(I, k, BR_RUN_CRASH, reap(I, k, 1), q, done, ctx);
     }
@@ -413,7 +436,7 @@ static size_t check_worker(br_iso *I, int k, short revents, int64_t now, queue *
         struct pollfd pf = { w->rep_fd, POLLIN, 0 };
         char ch;
         if (ctl->ndone == ctl->nbatch && poll(&pf, 1, 0) == 1 && read_byte(w->rep_fd, &ch) == 0) {
-            size_t f = report_done(w, ctl->nbatch, done, ctx);
+            size_t f = report_done(I, w, ctl->nbatch, done, ctx);
             forget_worker(w);
             return f;
         }
@@ -440,7 +463,7 @@ static size_t abandon(br_iso *I, br_done_fn done, void *ctx)
         reap(I, k, 1);
         wctl *ctl = (wctl *)(void *)w->base;
         int nd = __atomic_load_n(&ctl->ndone, __ATOMIC_SEQ_CST);
-        finished += report_done(w, nd < ctl->nbatch ? nd : ctl->nbatch, done, ctx);
+        finished += report_done(I, w, nd < ctl->nbatch ? nd : ctl->nbatch, done, ctx);
         forget_worker(w);
     }
     return finished;
@@ -497,6 +520,7 @@ out:
 void br_iso_stop(br_iso *I)
 {
     if (I == NULL) return;
+    I->nw = I->cfg.jobs;   /* every worker br_iso_start made, whatever br_iso_use kept */
     for (int k = 0; k < I->nw; k++) {
         worker *w = &I->w[k];
         if (w->pid > 0) {

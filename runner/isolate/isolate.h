@@ -30,6 +30,21 @@ br_iso *br_iso_start(br_caseset *cs, const br_iso_cfg *cfg, br_target_info *info
 size_t br_iso_run(br_iso *iso, const size_t *cases, const int *profiles, size_t n,
                   br_done_fn done, void *ctx, volatile sig_atomic_t *stop);
 
+/* During a done callback: which worker process ran the case (numbered from 1
+ * in the order the workers were started; a replaced worker gets a new number).
+ * Cases one worker process ran are reported in the order it ran them. */
+long br_iso_life(const br_iso *iso);
+
+/* Ends every idle worker, so that the next br_iso_run starts fresh ones (a
+ * fork of the fork server, or a new process that loads and initialises the
+ * target): what a case does next sees none of what earlier cases did. */
+void br_iso_renew(br_iso *iso);
+
+/* Runs the next br_iso_run on the first n workers only (1..jobs): a sequence
+ * of cases that must run in one worker, in order. Call after br_iso_renew
+ * (the others are ended then); br_iso_stop ends them all. */
+void br_iso_use(br_iso *iso, int n);
+
 void br_iso_stop(br_iso *iso);
 
 #endif

@@ -54,6 +54,7 @@ typedef struct worker {
     int err_fd;               /* the worker's stderr (a memory file the parent reads), -1 none */
     int exited;               /* the zygote reported its exit: status in exit_status */
     int exit_status;
+    long life;                /* which worker process this is: numbered from 1 in the order started */
 } worker;
 
 typedef struct zygote zygote;
@@ -72,6 +73,8 @@ struct br_iso {
                                  PROT_NONE mappings: no VMA each, so a fork stays cheap */
     zygote *zy;               /* the fork server, or NULL: workers forked by the parent */
     int zy_err_fd;            /* the fork server's own stderr (dlopen/init messages) */
+    long nlives;              /* worker processes started so far */
+    long reporting;           /* the life of the worker whose cases are being reported (br_iso_life) */
     volatile sig_atomic_t *stop;   /* br_iso_run's stop flag while it runs, else NULL: a worker
                                       still starting (an interpreter importing) is given up on */
 };
