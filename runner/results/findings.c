@@ -38,7 +38,9 @@ double br_rec_elements(const br_rec *x)
 
 static int is_finding_member(const br_rec *x)
 {
-    return !x->probed && x->outcome != BR_O_PASS && x->outcome != BR_O_SKIP;
+    /* a case that failed only after an earlier case broke the library is
+     * that case's consequence, not a finding of its own (judge/rerun.c) */
+    return !x->probed && x->outcome != BR_O_PASS && x->outcome != BR_O_SKIP && !x->depends_on[0];
 }
 
 /* What the profile expected: "ok" or the error class (from the summary). */

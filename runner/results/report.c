@@ -41,6 +41,7 @@ br_rec *br_report_add(br_report *r)
     x->reason = x->expected = x->actual = x->mismatch = x->error_class = x->error_message = "";
     x->known_reason = x->file = "";
     x->failure = x->detail = x->stderr_tail = x->diff = x->limit = x->features = x->behaviour = "";
+    x->depends_on = x->rerun = "";
     x->finding = -1;
     return x;
 }
@@ -69,6 +70,7 @@ void br_report_totals(const br_report *r, br_totals *t)
         if (x->outcome == BR_O_PASS) { t->passed++; if (x->unexpected_pass) t->xpass++; continue; }
         if (x->outcome == BR_O_SKIP) { t->skipped++; continue; }
         if (x->expected_failure) { t->xfail++; continue; }
+        if (x->depends_on[0]) { t->depends++; continue; }
         switch (x->outcome) {
         case BR_O_CRASH: t->crashed++; break;
         case BR_O_TIMEOUT: t->timed_out++; break;
@@ -93,6 +95,8 @@ void br_report_totals(const br_report *r, br_totals *t)
     }
 }
 
+static int xfail_part(const br_totals *t, char *buf, size_t cap, int o);
+
 void br_totals_line(const br_totals *t, char *buf, size_t cap)
 {
     int o = snprintf(buf, cap, "%zu passed, %zu failed, %zu skipped", t->passed, t->failed, t->skipped);
@@ -101,7 +105,14 @@ void br_totals_line(const br_totals *t, char *buf, size_t cap)
     if ((size_t)o >= cap) return;
     if (t->timed_out) o += snprintf(buf + o, cap - (size_t)o, ", %zu timed out", t->timed_out);
     if ((size_t)o >= cap) return;
-    if (!t->xfail) return;
+    if (t->xfail) o = xfail_part(t, buf, cap, o);
+    if (t->depends && (size_t)o < cap)
+        snprintf(buf + o, cap - (size_t)o, ", %zu depend on earlier cases", t->depends);
+}
+
+/* ", N expected failures (N failed, ...)" at buf + o; the new length. */
+static int xfail_part(const br_totals *t, char *buf, size_t cap, int o)
+{
     o += snprintf(buf + o, cap - (size_t)o, ", %zu expected failures (", t->xfail);
     /* what the known failures were: a known crash is still a crash */
     static const int order[] = { BR_O_FAIL, BR_O_CRASH, BR_O_VIOLATION, BR_O_TIMEOUT };
@@ -112,7 +123,8 @@ void br_totals_line(const br_totals *t, char *buf, size_t cap)
         o += snprintf(buf + o, cap - (size_t)o, "%s%zu %s", sep, t->known[order[i]], what[i]);
         sep = ", ";
     }
-    if ((size_t)o < cap) snprintf(buf + o, cap - (size_t)o, ")");
+    if ((size_t)o < cap) o += snprintf(buf + o, cap - (size_t)o, ")");
+    return o;
 }
 
 int br_report_exit(const br_totals *t)

@@ -37,6 +37,12 @@ typedef struct br_rec {
     int probed;               /* run only because of --probe-limits: outside the declared claim */
     const char *limit;        /* probed: the declared limit that excludes the case (the skip reason) */
     long finding;             /* index in br_report.findings, -1 for none */
+    /* The re-run in a fresh worker (runner/judge/rerun.c; docs/runner.md "Re-run"):
+     * depends_on is the id of the case after which this one began to fail (it
+     * passes in a fresh worker and fails again when replayed after that case),
+     * or ""; such a case is in no finding and not counted as failed. rerun says
+     * what the re-run saw, or "" when the case was not re-run. */
+    const char *depends_on, *rerun;
 } br_rec;
 
 /* The failure kinds (br_rec.failure). */
@@ -111,6 +117,7 @@ typedef struct br_totals {
     size_t passed, failed, skipped, crashed, timed_out, violations, xfail, xpass, total;
     size_t actual[6], known[6];   /* indexed by BR_O_* */
     size_t probed, unmatched;
+    size_t depends;           /* failed only after an earlier case broke the library (rec.depends_on) */
 } br_totals;
 
 const char *br_report_str(br_report *r, const char *s);   /* copies s into the report */
@@ -118,7 +125,7 @@ br_rec *br_report_add(br_report *r);                       /* a zeroed record, s
 void br_report_free(br_report *r);
 void br_report_totals(const br_report *r, br_totals *t);
 /* "N passed, N failed, N skipped[, N crashed][, N timed out][, N expected failures
- * (N failed, N crashed, N memory violations, N timed out)]" */
+ * (N failed, N crashed, N memory violations, N timed out)][, N depend on earlier cases]" */
 void br_totals_line(const br_totals *t, char *buf, size_t cap);
 /* 0 all passed or only expected failures; 1 any unexpected failure, crash, timeout, violation. */
 int br_report_exit(const br_totals *t);

@@ -115,6 +115,7 @@ void br_write_json(const br_report *r, br_buf *o)
                   "\"unexpected_passes\": %zu, \"probed\": %zu, \"unmatched_expectations\": %zu,\n",
                   t.total, t.passed, t.failed, t.skipped, t.crashed, t.timed_out, t.violations, t.xfail, t.xpass,
                   t.probed, t.unmatched);
+    if (t.depends) br_buf_printf(o, "    \"depends_on_earlier\": %zu,\n", t.depends);   /* only when nonzero */
     for (int which = 0; which < 2; which++) {
         const size_t *v = which ? t.known : t.actual;
         br_buf_printf(o, "    \"%s\": {\"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, \"crashed\": %zu, "
@@ -164,6 +165,8 @@ void br_write_json(const br_report *r, br_buf *o)
         char fid[24] = "";
         if (x->finding >= 0) br_finding_id(r, (size_t)x->finding, fid, sizeof fid);
         kv(o, "finding", fid, 1);
+        if (x->depends_on[0]) kv(o, "depends_on", x->depends_on, 1);   /* the re-run's, only when set */
+        if (x->rerun[0]) kv(o, "rerun", x->rerun, 1);
         kv(o, "file", x->file, 1);
         br_buf_printf(o, "\"line\": %d, \"duration_ms\": %.3f}", x->line, x->duration_ms);
     }

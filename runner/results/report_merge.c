@@ -197,6 +197,7 @@ static br_rec *read_case(br_report *r, const jv *c, int o)
     x->error_class = gs(c, "error_class"); x->error_message = gs(c, "error_message");
     x->failure = gs(c, "failure"); x->detail = gs(c, "detail"); x->behaviour = gs(c, "behaviour"); x->diff = gs(c, "diff");
     x->stderr_tail = gs(c, "stderr_tail"); x->features = gwords(r, c, "features"); x->limit = gs(c, "limit");
+    x->depends_on = gs(c, "depends_on"); x->rerun = gs(c, "rerun");
     b = get(c, "probed");
     x->probed = b && b->t == J_BOOL && b->num != 0;
     x->file = gs(c, "file");

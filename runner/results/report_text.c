@@ -1,6 +1,7 @@
 /* report_text.c - the human report: counts per suite and tag, the findings, and (verbose) every failure with its diff. (The closing totals line is printed by output.c.) */
 #include "results/report.h"
 #include "results/findings.h"
+#include "results/report_depends.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,7 @@ static void findings_section(const br_report *r, br_buf *out, const br_totals *t
                               strncmp(o, "probed", 6) == 0 ? "; " : "", strncmp(o, "probed", 6) == 0 ? o : "");
             }
     }
+    br_write_depends_text(r, out);
     size_t nx = 0;
     for (size_t i = 0; i < r->n; i++) {
         const br_rec *x = &r->recs[i];
