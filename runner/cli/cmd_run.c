@@ -14,6 +14,7 @@
 #include "results/findings.h"
 #include "isolate/isolate.h"
 #include "judge/judge.h"
+#include "judge/rerun.h"
 #include "results/describe.h"
 #include "target/skip.h"
 #include "cli/output.h"
@@ -29,6 +30,8 @@ typedef struct run_ctx {
     size_t done, total;
     int progress;
     int64_t last_draw;
+    br_iso *iso;
+    br_run_trace tr;       /* per record: where and when its case ran (judge/rerun.h) */
 } run_ctx;
 
 
@@ -56,6 +59,10 @@ static void on_done(void *ctx, size_t ci, int kind, const br_wres *res, const ch
     br_judge(r->rep, x, &r->cs->cases[ci], r->prof_of[ci], kind, res, base, loss);
     x->probed = probed;
     x->limit = limit;
+    r->tr.life[ri] = br_iso_life(r->iso);
+    r->tr.seq[ri] = r->done;
+    r->tr.case_of[ri] = ci;
+    r->tr.prof_of[ri] = r->prof_of[ci];
     r->ran[ri] = 1;
     r->done++;
     if (r->progress) progress(r, 0);
@@ -215,6 +222,7 @@ static void run_state_free(run_state *s)
     br_outputs_abort(&s->outs);
     br_report_free(&s->rep);
     br_expectations_free(&s->ex);
+    free(s->rc.tr.life); free(s->rc.tr.seq); free(s->rc.tr.case_of); free(s->rc.tr.prof_of);
     free(s->rc.rec_of); free(s->rc.prof_of); free(s->rc.ran); free(s->torun); free(s->profs); free(s->sel);
     br_caseset_free(&s->cs);
 }
@@ -242,6 +250,30 @@ static int start(run_state *s, const br_opts *o, br_target_info *info)
     return 0;
 }
 
+/* Per-record trace arrays (judge/rerun.h); seq (size_t)-1 marks a case not run. 0 or -1. */
+static int trace_alloc(br_run_trace *tr, size_t cap)
+{
+    tr->life = malloc(cap * sizeof *tr->life);
+    tr->seq = malloc(cap * sizeof *tr->seq);
+    tr->case_of = malloc(cap * sizeof *tr->case_of);
+    tr->prof_of = malloc(cap * sizeof *tr->prof_of);
+    if (!tr->life || !tr->seq || !tr->case_of || !tr->prof_of) return -1;
+    memset(tr->seq, 0xff, cap * sizeof *tr->seq);
+    return 0;
+}
+
+/* Unexpected failures again in fresh workers (judge/rerun.c); what it cost on
+ * stderr when anything was re-run. Interrupted: the report is incomplete. */
+static void rerun(run_state *s)
+{
+    br_rerun_stats st;
+    if (br_rerun(&s->rep, &s->cs, s->iso, &s->rc.tr, &st, &br_stop_flag) != 0) s->rep.complete = 0;
+    if (st.candidates == 0) return;
+    fprintf(stderr, "bcast-run: re-ran %zu unexpected failures in fresh workers (%zu worker starts, %zu case runs, "
+            "%.1f s; --no-rerun skips this): %zu depend on earlier cases, %zu nondeterministic\n",
+            st.candidates, st.fresh_workers, st.cases_run, st.seconds, st.depends, st.nondeterministic);
+}
+
 int br_cmd_run(const br_opts *o)
 {
     run_state s;
@@ -254,10 +286,13 @@ int br_cmd_run(const br_opts *o)
     s.rep.target_path = o->target ? o->target : "ref";
     size_t cap = s.nsel ? s.nsel : 1;
     s.rc = (run_ctx){ &s.cs, &s.rep, malloc((s.cs.n ? s.cs.n : 1) * sizeof(size_t)), calloc(cap, 1),
-                      malloc((s.cs.n ? s.cs.n : 1) * sizeof(int)), 0, 0, 0, 0 };
+                      malloc((s.cs.n ? s.cs.n : 1) * sizeof(int)), 0, 0, 0, 0, NULL, { 0 } };
     s.torun = malloc(cap * sizeof *s.torun);
     s.profs = malloc(cap * sizeof *s.profs);
-    if (!s.rc.rec_of || !s.rc.prof_of || !s.rc.ran || !s.torun || !s.profs) { run_state_free(&s); return 2; }
+    if (!s.rc.rec_of || !s.rc.prof_of || !s.rc.ran || !s.torun || !s.profs || trace_alloc(&s.rc.tr, cap) != 0) {
+        run_state_free(&s);
+        return 2;
+    }
     size_t nrun = prepare_records(&s.rc, o, &info, profile, s.sel, s.nsel, s.torun, s.profs);
     if (nrun == 0 && s.nsel > 0 && !o->allow_empty && none_expected(&s.cs, s.sel, s.nsel, profile)) {
         fprintf(stderr, "bcast-run: none of the %zu selected cases has an expectation for profile %s (e.g. '%s'; "
@@ -273,10 +308,12 @@ int br_cmd_run(const br_opts *o)
         run_state_free(&s);
         return 2;
     }
+    s.rc.iso = s.iso;
     execute(&s.rc, s.iso, s.torun, s.profs, nrun);
+    apply_expectations(&s.rep, &s.ex);
+    if (!o->no_rerun && s.rep.complete) rerun(&s);
     br_iso_stop(s.iso);
     s.iso = NULL;
-    apply_expectations(&s.rep, &s.ex);
     br_findings_build(&s.rep);
     int erc = br_outputs_emit(&s.outs, &s.rep, o, &s.cs);
     br_totals t;

@@ -38,6 +38,7 @@ const char br_usage_text[] =
     "                       libraries compile (default: 60 for a target that declares it compiles,\n"
     "                       --timeout for others; never below --timeout)\n"
     "  --probe-limits       also run the cases the target's declared limits exclude\n"
+    "  --no-rerun           do not re-run unexpected failures in fresh workers\n"
     "  --guard end|start|off  where each input's storage meets a guard page (default end)\n"
     "  --seed S --cases N --seconds S   explore: the stream (default seed 1) and its budget\n"
     "  --emit FILE          explore: write one shrunk case per finding there (--emit-all: every generated case)\n"
@@ -65,7 +66,7 @@ static const char *const cmd_names[BR_CMD_COUNT] = { "run", "show", "merge", "sh
 enum {
     O_TARGET, O_TARGET_ARG, O_PROFILE, O_SUITE, O_TAG, O_OP, O_DTYPE, O_ID, O_ALLOW_EMPTY, O_LIST,
     O_EXPECT, O_STRICT, O_WRITE_EXPECT, O_JOBS, O_SHARD, O_FORMAT, O_OUTPUT, O_VERBOSE, O_TIMEOUT, O_FIRST_TIMEOUT,
-    O_PROBE, O_GUARD, O_SEED, O_CASES, O_SECONDS, O_MAX_RUNS, O_EMIT, O_EMIT_ALL, O_NO_COLOR, O_COUNT
+    O_PROBE, O_GUARD, O_SEED, O_CASES, O_SECONDS, O_MAX_RUNS, O_EMIT, O_EMIT_ALL, O_NO_COLOR, O_NO_RERUN, O_COUNT
 };
 
 typedef struct opt_def {
@@ -105,6 +106,7 @@ static const opt_def defs[O_COUNT] = {
     [O_EMIT] = { "--emit", 1, 0, EXPLORE },
     [O_EMIT_ALL] = { "--emit-all", 0, 0, EXPLORE },
     [O_NO_COLOR] = { "--no-color", 0, 0, ALL },
+    [O_NO_RERUN] = { "--no-rerun", 0, 0, RUN },
 };
 
 static int parse_long(const char *v, long lo, long hi, long *out)
@@ -201,6 +203,7 @@ static int apply(br_opts *o, int k, const char *v)
     case O_EMIT: o->emit = v; break;
     case O_EMIT_ALL: o->emit_all = 1; break;
     case O_NO_COLOR: o->no_color = 1; break;
+    case O_NO_RERUN: o->no_rerun = 1; break;
     default: break;
     }
     return 0;

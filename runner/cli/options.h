@@ -16,6 +16,7 @@ typedef struct br_opts {
     const char *target, *target_arg, *expectations, *write_expectations, *output;
     int profile;                   /* -1: the target's */
     int list, jobs, format, no_color, allow_empty, strict_expectations, verbose, probe_limits;
+    int no_rerun;           /* --no-rerun: no re-run of unexpected failures in fresh workers */
     int guard;                     /* BR_GUARD_*: where inputs meet their guard page */
     long shard_k, shard_n;         /* 0/0: no sharding */
     double timeout;
