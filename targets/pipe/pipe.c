@@ -31,7 +31,8 @@ static struct {
     size_t pos, len, cap;
     char *out;                /* the request being built */
     size_t olen, ocap;
-} B = { NULL, NULL, -1, -1, NULL, 0, 0, 0, NULL, 0, 0 };
+    int broken;               /* the bridge said its library is no longer usable: restart it */
+} B = { NULL, NULL, -1, -1, NULL, 0, 0, 0, NULL, 0, 0, 0 };
 
 static char bridge_name[128] = "pipe", bridge_version[128] = "?";
 
@@ -554,6 +555,13 @@ static int read_reply(const bct_call *call)
     for (;;) {
         char *line = read_line(&toolong);
         if (line == NULL) bridge_lost(call, toolong ? "reply line too long" : "no reply to the case");
+        if (strncmp(line, "broken", 6) == 0 && (line[6] == ' ' || line[6] == '\0')) {
+            /* the reply follows; the bridge is restarted before the next case */
+            fprintf(stderr, "bcast pipe target: the bridge says its library is no longer usable (%.200s); "
+                    "restarting it before the next case\n", line[6] ? line + 7 : "no reason given");
+            B.broken = 1;
+            continue;
+        }
         if (strncmp(line, "error ", 6) == 0) {
             char *cls = line + 6, *msg = strchr(cls, ' ');
             if (msg != NULL) *msg++ = '\0';
@@ -622,8 +630,28 @@ static int read_reply(const bct_call *call)
     }
 }
 
+/* Ends the bridge that said `broken` and starts a new one from the same
+ * command: the next case sees a fresh library. A bridge that cannot be
+ * restarted costs this case (bridge_lost). */
+static void restart_bridge(const bct_call *call)
+{
+    close(B.fd);
+    B.fd = -1;
+    kill(B.pid, SIGKILL);
+    waitpid(B.pid, NULL, 0);
+    B.broken = 0;
+    char err[512];
+    if (spawn_bridge() != 0) bridge_lost(call, "it said broken and could not be restarted");
+    if (handshake(err, sizeof err) != 0) {
+        char what[600];
+        snprintf(what, sizeof what, "it said broken and its restart failed: %s", err);
+        bridge_lost(call, what);
+    }
+}
+
 static int pipe_run(const bct_call *call)
 {
+    if (B.broken) restart_bridge(call);
     if (B.fd < 0) {
         snprintf(call->message, call->message_cap, "no bridge (init failed)");
         return BCT_ERR_OTHER;

@@ -99,6 +99,14 @@ def reply_wrote(dtype, shape, data):
     return b"wrote %s %s %d\n" % (dtype.encode(), fmt_shape(shape).encode(), len(data)) + data
 
 
+def reply_broken(reason):
+    """Put before a case's reply when the library is no longer usable after
+    this case (a trap left its memory corrupt, say): the pipe target answers
+    the case with the reply that follows, then restarts the bridge before the
+    next case, so no later case pays for this one's damage."""
+    return b"broken %s\n" % (one_line(reason) or "no reason given").encode("ascii", "backslashreplace")
+
+
 def _read_case(inp, header):
     f = header.split(" ")
     if len(f) != 7 or f[0] != "case":
