@@ -15,6 +15,13 @@
     chatty   at start, writes 300 numbered lines of words to stderr, then exits 1
     slowfirst  the first call of each op and mode sleeps 2 s, as a library that compiles
              on first use does; later calls are fast
+    poison   op mul: replies an error ("trap: memory access out of bounds") and leaves the
+             library broken: every later case of this bridge fails with that error
+             -> one failure for mul, the later ones depend on it (the runner's re-run)
+    poisonflag  as poison, but says `broken` before mul's reply: the pipe target
+             restarts the bridge, so only mul fails
+    flaky    op sub: fails the first time any bridge of the run is asked (PIDFILE
+             must be given: the file remembers it), passes afterwards -> nondeterministic
   Every other case goes to numpy_bridge.run. PIDFILE gets the bridge's pid.
 """
 
@@ -34,6 +41,22 @@ if len(sys.argv) > 2:
 
 
 CALLED = set()
+BROKEN = []
+
+
+def stateful(case):
+    """poison, poisonflag, flaky: a reply that depends on what came before, or None."""
+    trap = bb.reply_error("other", "trap: memory access out of bounds")
+    if MODE in ("poison", "poisonflag") and (BROKEN or case.op == "mul"):
+        BROKEN.append(case.op)
+        return (bb.reply_broken("the trap left its memory corrupt") if MODE == "poisonflag" else b"") + trap
+    if MODE == "flaky" and case.op == "sub":
+        with open(sys.argv[2]) as f:
+            seen = "flaky-sub" in f.read()
+        with open(sys.argv[2], "a") as f:
+            f.write("flaky-sub\n")
+        return None if seen else bb.reply_error("other", "flaky: failed this time")
+    return None
 
 
 def run(case):
@@ -41,6 +64,9 @@ def run(case):
     if MODE == "slowfirst" and (case.op, case.mode) not in CALLED:
         CALLED.add((case.op, case.mode))
         time.sleep(2)
+    reply = stateful(case)
+    if reply is not None:
+        return reply
     if case.op == "mul" and MODE == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
     if case.op == "mul" and MODE == "exit":

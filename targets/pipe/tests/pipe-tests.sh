@@ -123,6 +123,41 @@ run "bridge 'wrote': self changed by a failed in-place op is a violation" 1 '1 f
     --format json --output "$TMP/res.json" --target-arg "$PY $HB wrote" --id "$INPL" "$FIX"
 reason "$INPL" 'self changed' && ok "the violation is B22's" || bad "the violation is B22's" "see $TMP/res.json"
 
+# A library broken by one case (docs/runner.md, "Re-run"): the 'poison' bridge fails
+# mul and every case after it. The re-run in fresh workers gives one finding, for mul,
+# and the 13 cases the worker ran after it depend on it (not failures, not the gate's);
+# with --jobs 2 only the cases of mul's worker do. With --no-rerun all 14 are failures.
+# The 'poisonflag' bridge says `broken` with mul's reply: the pipe target restarts it.
+# The 'flaky' bridge fails sub once: nondeterministic (its own finding, still a failure).
+run "bridge 'poison': mul fails, the 13 cases after it depend on it" 1 \
+    '^3 passed, 1 failed, 0 skipped, 13 depend on earlier cases$' \
+    --format json --output "$TMP/res.json" --target-arg "$PY $HB poison" "$FIX"
+"$PY" - "$TMP/res.json" "$MUL" <<'PYEOF' && ok "poison: one finding (mul); every dependant names mul as its trigger" \
+    || bad "poison: one finding (mul); every dependant names mul as its trigger" "see $TMP/res.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+dep = [c for c in d["cases"] if c.get("depends_on")]
+fs = [f for f in d["findings"] if f["kind"] == "failure"]
+sys.exit(0 if len(dep) == 13 and all(c["depends_on"] == sys.argv[2] and not c["finding"] for c in dep)
+         and d["totals"]["depends_on_earlier"] == 13 and len(fs) == 1 and fs[0]["cases"] == [sys.argv[2]] else 1)
+PYEOF
+"$RUN" --target "$PIPE" --no-color --target-arg "$PY $HB poison" "$FIX" >"$TMP/poison.out" 2>"$TMP/poison.err"
+grep -q "^depends on earlier cases (13)" "$TMP/poison.out" && grep -q "after binary/mul/i32/(3,)x() (F1)" "$TMP/poison.out" \
+    && grep -q "re-ran 14 unexpected failures in fresh workers (2 worker starts" "$TMP/poison.err" \
+    && ok "poison: the text report groups them under mul; stderr says what the re-run cost" \
+    || bad "poison: the text report groups them under mul" "$(cat "$TMP/poison.out" "$TMP/poison.err" | tail -n 8)"
+run "bridge 'poison', --jobs 2: only mul's worker's cases depend on it" 1 \
+    '^[1-9][0-9]* passed, 1 failed, 0 skipped, [1-9][0-9]* depend on earlier cases$' --jobs 2 --target-arg "$PY $HB poison" "$FIX"
+run "bridge 'poison', --no-rerun: 14 failures" 1 '^3 passed, 14 failed, 0 skipped$' --no-rerun \
+    --target-arg "$PY $HB poison" "$FIX"
+run "bridge 'poisonflag': says broken, is restarted, only mul fails" 1 '^16 passed, 1 failed, 0 skipped$' \
+    --target-arg "$PY $HB poisonflag" "$FIX"
+: > "$TMP/flaky"
+run "bridge 'flaky': sub fails once, then passes: nondeterministic" 1 '^16 passed, 1 failed, 0 skipped$' \
+    --format json --output "$TMP/res.json" --target-arg "$PY $HB flaky $TMP/flaky" "$FIX"
+reason "$SUB" '^the outcome varies from run to run' && ok "flaky: the reason says the outcome varies" \
+    || bad "flaky: the reason says the outcome varies" "see $TMP/res.json"
+
 # Start-up under the workers' memory limit (docs/runner.md, "Worker limits"):
 # a bridge that reserves 16 GiB of address space it never touches (as V8's
 # WebAssembly and XLA's JIT do) starts and runs; one that allocates past the
