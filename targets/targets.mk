@@ -44,7 +44,7 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   hostile_sigbus hostile_oob_page hostile_self_partial \
                   hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
                   hostile_leak hostile_bigalloc assert_abort read_past_input \
-                  needs_arg bad_abi no_entry \
+                  needs_arg bad_abi no_entry poison_after \
                   grad_not_reduced grad_drops_ones grad_averaged grad_missing_y grad_overrun abi_v1
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
 TGT_CXX_TESTS  := cxx_mangled cxx_guarded

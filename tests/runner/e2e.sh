@@ -415,6 +415,22 @@ tap_consumed_by_prove() {
     grep -q "skipped" "$TMP/prove_skip.out" || grep -qi "# skip" "$TMP/skip.tap" || fail "TAP has no # SKIP"
 }
 
+# A target whose first mul breaks its state (targets/broken/poison_after.c):
+# every later case of that worker fails, and passes in a fresh one. The re-run
+# traces each to mul; mul passed, so they stay failures (the gate must not
+# pass a library that breaks), each saying so. --no-rerun leaves no trace.
+rerun_traces_broken_state() {
+    bcr pa --target "$TT/poison_after.so" --no-color --format json --output "$TMP/pa.json" "$FIX"
+    want_rc pa 1
+    want_last pa '^4 passed, 13 failed, 0 skipped$'
+    grep -q "re-ran 13 unexpected failures in fresh workers" "$TMP/pa.err" || fail "pa: no re-run line: $(cat "$TMP/pa.err")"
+    n=$(grep -c "fails again right after binary/mul/i32/(3,)x(), which passes but leaves the library broken" "$TMP/pa.json")
+    [ "$n" -eq 13 ] || fail "pa: $n of 13 cases traced to mul"
+    bcr pb --target "$TT/poison_after.so" --no-color --no-rerun --format json --output "$TMP/pb.json" "$FIX"
+    want_last pb '^4 passed, 13 failed, 0 skipped$'
+    ! grep -q '"rerun"' "$TMP/pb.json" && [ ! -s "$TMP/pb.err" ] || fail "pb: --no-rerun re-ran: $(cat "$TMP/pb.err")"
+}
+
 sigint_writes_partial_results() {
     # hang.so hangs on the mul case; --timeout 30 keeps it hanging while we
     # interrupt. The finished cases must still reach the JSON, marked incomplete.
@@ -479,6 +495,7 @@ t json_parses
 t junit_consumed
 t tap_consumed_by_prove
 t sigint_writes_partial_results
+t rerun_traces_broken_state
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
