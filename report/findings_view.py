@@ -107,6 +107,8 @@ def difference(c):
 def case_status(c):
     if c.get("probed"):
         return "probed"
+    if c.get("depends_on"):
+        return "depends"
     return "known" if c["outcome"] == "xfail" else ("passes" if c["outcome"] == "xpass" else "new")
 
 
@@ -275,13 +277,37 @@ def detail_blocks(doc, cap):
         b.extend(finding_blocks(doc, f, cap))
     # bcast-run puts every failure in a finding; should one come without (a result from
     # an older runner, or a bug), it is listed rather than lost
-    lost = [c for c in doc["cases"] if not c.get("finding") and not c.get("probed") and c["outcome"] != "xpass"]
+    lost = [c for c in doc["cases"] if not c.get("finding") and not c.get("probed") and c["outcome"] != "xpass"
+            and not c.get("depends_on")]
     if lost:
         b.append(heading(3, "Failures in no finding (%s)" % num(len(lost)), "no-finding"))
         shown = lost[:HTML_ROWS] if cap is None else lost[:max(cap, 1)]
         b.append(table(CASE_HEADERS, _case_rows(shown)))
         if len(shown) < len(lost):
             b.append(para("... and %s more: %s." % (num(len(lost) - len(shown)), EVERY_CASE)))
+    return b
+
+
+def depends_blocks(doc, cap):
+    """Cases that failed only after an earlier case broke the library (bcast-run's re-run,
+    docs/runner.md "Re-run"): one group per trigger, with the trigger's finding."""
+    cs = [c for c in doc["cases"] if c.get("depends_on")]
+    if not cs:
+        return []
+    by = {}
+    for c in cs:
+        by.setdefault(c["depends_on"], []).append(c)
+    b = [heading(2, "Depends on earlier cases (%s)" % num(len(cs)), "depends-on-earlier-cases"),
+         para("These failed only after the case named: each passes in a fresh worker and fails again when "
+              "replayed right after it. They are not findings of their own and do not fail the gate: the "
+              "trigger's finding is the bug.")]
+    for trigger, group in by.items():
+        t = doc.get("_by_id", {}).get(trigger, {})
+        b.append(heading(3, "After %s (%s cases; its finding: %s)" % (trigger, num(len(group)), t.get("finding") or "none")))
+        shown = group[:HTML_ROWS] if cap is None else group[:max(cap, 1)]
+        b.append(table(CASE_HEADERS, _case_rows(shown)))
+        if len(shown) < len(group):
+            b.append(para("... and %s more: %s." % (num(len(group) - len(shown)), EVERY_CASE)))
     return b
 
 

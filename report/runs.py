@@ -271,6 +271,9 @@ def _stable_case(c):
     """One kept case: the fields the reports show, with what changes from run to run
     (fault addresses, pointers and pids in stderr, [nondeterministic values]) replaced."""
     kept = {k: c.get(k) for k in CASE_KEYS}
+    for k in ("depends_on", "rerun"):   # the re-run's (docs/runner.md "Re-run"), only when bcast-run set them
+        if c.get(k):
+            kept[k] = c[k]
     for k in ("reason", "actual", "detail", "stderr_tail"):
         if isinstance(kept.get(k), str):
             # A fault address changes with every run (ASLR); the page it hit is what matters.
@@ -446,8 +449,9 @@ def _summary(doc, reason_max):
     s = {k: v for k, v in doc.items() if k != "cases"}
     s["schema"] = SUMMARY_SCHEMA
     s["findings"] = [{k: v for k, v in f.items() if k != "cases"} for f in doc.get("findings", [])]
-    s["cases"] = [{"id": c["id"], "outcome": c["outcome"], "finding": c.get("finding", ""),
-                   "reason": _cut(c.get("reason", ""), reason_max)}
+    s["cases"] = [dict({"id": c["id"], "outcome": c["outcome"], "finding": c.get("finding", ""),
+                        "reason": _cut(c.get("reason", ""), reason_max)},
+                       **({"depends_on": c["depends_on"]} if c.get("depends_on") else {}))
                   for c in doc.get("cases", []) if not c.get("probed")]
     return s
 

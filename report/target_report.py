@@ -219,6 +219,7 @@ def build(doc, command, cap, others, explore=None):
                   "no such case. The last column is the row's total."))
     b.append(table([""] + ops + ["all"], rows, "heat"))
     b += fv.detail_blocks(doc, cap)
+    b += fv.depends_blocks(doc, cap)
     b += fv.probed_blocks(doc, others)
     b += tail_blocks(doc, others)
     return title, b

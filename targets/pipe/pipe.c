@@ -541,6 +541,17 @@ static int read_grads(const bct_call *call, const char *text)
     return BCT_OK;
 }
 
+/* Whether line is `broken [REASON]`: the bridge's library is no longer usable;
+ * the reply follows, and the bridge is restarted before the next case. */
+static int broken_line(const char *line)
+{
+    if (strncmp(line, "broken", 6) != 0 || (line[6] != ' ' && line[6] != '\0')) return 0;
+    fprintf(stderr, "bcast pipe target: the bridge says its library is no longer usable (%.200s); "
+            "restarting it before the next case\n", line[6] ? line + 7 : "no reason given");
+    B.broken = 1;
+    return 1;
+}
+
 /* Reads one reply. `ok` results go to alloc_output (value mode, or an out= the
  * library resized) or through self's/out's strides; `wrote` (before an error)
  * puts back what a failed in-place op left in self, so B22 is judged on the
@@ -555,13 +566,7 @@ static int read_reply(const bct_call *call)
     for (;;) {
         char *line = read_line(&toolong);
         if (line == NULL) bridge_lost(call, toolong ? "reply line too long" : "no reply to the case");
-        if (strncmp(line, "broken", 6) == 0 && (line[6] == ' ' || line[6] == '\0')) {
-            /* the reply follows; the bridge is restarted before the next case */
-            fprintf(stderr, "bcast pipe target: the bridge says its library is no longer usable (%.200s); "
-                    "restarting it before the next case\n", line[6] ? line + 7 : "no reason given");
-            B.broken = 1;
-            continue;
-        }
+        if (broken_line(line)) continue;
         if (strncmp(line, "error ", 6) == 0) {
             char *cls = line + 6, *msg = strchr(cls, ' ');
             if (msg != NULL) *msg++ = '\0';
