@@ -39,7 +39,8 @@ const char br_usage_text[] =
     "                       --timeout for others; never below --timeout)\n"
     "  --probe-limits       also run the cases the target's declared limits exclude\n"
     "  --no-rerun           do not re-run unexpected failures in fresh workers\n"
-    "  --guard end|start|off  where each input's storage meets a guard page (default end)\n"
+    "  --guard both|end|start|off  where each input's storage meets a guard page: both (default) calls\n"
+    "                       each case with inputs against the guard after them, then before them\n"
     "  --seed S --cases N --seconds S   explore: the stream (default seed 1) and its budget\n"
     "  --emit FILE          explore: write one shrunk case per finding there (--emit-all: every generated case)\n"
     "  --max-runs N         shrink: candidate runs (default 200); --seconds: time budget (default 30);\n"
@@ -177,10 +178,11 @@ static int apply(br_opts *o, int k, const char *v)
         break;
     case O_PROBE: o->probe_limits = 1; break;
     case O_GUARD:
-        if (strcmp(v, "end") == 0) o->guard = BR_GUARD_END;
+        if (strcmp(v, "both") == 0) o->guard = BR_GUARD_BOTH;
+        else if (strcmp(v, "end") == 0) o->guard = BR_GUARD_END;
         else if (strcmp(v, "start") == 0) o->guard = BR_GUARD_START;
         else if (strcmp(v, "off") == 0) o->guard = BR_GUARD_OFF;
-        else return br_usage("--guard takes end, start or off, not '%s'", v);
+        else return br_usage("--guard takes both, end, start or off, not '%s'", v);
         break;
     case O_SEED: {
         char *e;
@@ -262,7 +264,7 @@ static void defaults(br_opts *o)
     o->profile = -1;
     o->jobs = 1;
     o->timeout = 10;
-    o->guard = BR_GUARD_END;
+    o->guard = BR_GUARD_BOTH;
 }
 
 /* The subcommand from argv[1] (default run); *start is the first option. */

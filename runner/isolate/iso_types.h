@@ -44,8 +44,9 @@ enum { BR_RUN_DONE = 0, BR_RUN_CRASH, BR_RUN_TIMEOUT, BR_RUN_VIOLATION };
 #define BR_FIRST_CALL_S 60.0   /* first-call limit of a target that compiles on first use */
 #define BR_DATA_HEADROOM (4ull << 30)   /* a worker's RLIMIT_DATA: its data segment at start + this */
 
-/* Where each input meets its guard page (--guard end|start|off). */
-enum { BR_GUARD_END, BR_GUARD_START, BR_GUARD_OFF };
+/* Where each input meets its guard page (--guard both|end|start|off): both
+ * calls each case twice, blocks at the end of their pages, then at their start. */
+enum { BR_GUARD_END, BR_GUARD_START, BR_GUARD_OFF, BR_GUARD_BOTH };
 
 typedef struct br_iso_cfg {
     const char *target;       /* path of the .so */

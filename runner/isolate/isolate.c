@@ -48,9 +48,11 @@ static void layout(br_iso *I)
     I->small_off = I->ctl_size;
     I->in_off = I->small_off + I->page * (2 * BR_NSLOT + 1);
     I->big_off = I->in_off + I->page * (2 * BR_NISLOT + 1);
-    /* room for an output at the cap and a writable arg of the same size */
+    /* room for an output at the cap and a writable arg of the same size, for
+     * the judged call and (--guard both) the start call; unused room costs
+     * nothing (MAP_NORESERVE, never touched) */
     size_t cap = (size_t)(I->cfg.arena_cap > I->cfg.out_cap ? I->cfg.arena_cap : I->cfg.out_cap);
-    I->big_size = (cap * 2 + ((size_t)64 << 20)) / I->page * I->page;
+    I->big_size = (cap * 4 + ((size_t)64 << 20)) / I->page * I->page;
     I->inbig_off = I->big_off + I->big_size;
     I->inbig_size = ((size_t)I->cfg.in_cap + ((size_t)1 << 20)) / I->page * I->page + I->page;
 }

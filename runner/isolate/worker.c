@@ -3,11 +3,15 @@
  * Each worker owns one MAP_SHARED arena created by the parent before any fork:
  *   [control block][output slots: G D G D ... G][input slots: G D ... G]
  *   [big outputs: G D..D G D..D G ...][big inputs: G D..D G ...]
- * Every block sits against a guard page: at the end of its pages (default, so
- * a read or write one element past the end faults) or, with --guard start, at
- * their start (so one before the start faults). The rest of the pages holds a
- * canary the parent checks. Outputs and the self/out copy live for a batch
- * (the parent reads them afterwards); inputs are copied per case. Inputs above
+ * Every block sits against a guard page: at the end of its pages (so a read or
+ * write one element past the end faults) or at their start (so one before the
+ * start faults). The rest of the pages holds a canary: the parent checks it
+ * beside outputs, and beside inputs it makes a read that is not trapped give
+ * the same bytes in every run. With --guard both (the default) each case is
+ * called with blocks at the end (the judged call), then again with them at the
+ * start (the start call, see start_call); --guard end or start makes only one
+ * of the two calls. Outputs and the self/out copy live for a batch (the parent
+ * reads them afterwards); inputs are copied per case. Inputs above
  * BR_INPUT_COPY_MAX, or all with --guard off, are passed in place, from the
  * case data arena, which the worker makes read-only. */
 #define _GNU_SOURCE   /* REG_ERR: whether a fault was a load or a store */
@@ -51,6 +55,8 @@ static struct {
     const bct_target *t;
     void *handle;
     size_t slot_next, big_cur, big_used;     /* per batch */
+    int at_start;                             /* 1: blocks placed now sit at the start of their pages */
+    int copies_inputs;                        /* bcast's own pipe.so: no start call (see start_call) */
     size_t islot_next, inbig_cur, inbig_used; /* per case */
     /* guard pages this process has installed, per region: the first n of
      * its G D G D ... pattern (guard i at page 2i). Set on first use, not
@@ -171,7 +177,7 @@ static char *wslot(size_t n, int64_t *off)
     br_iso *I = W.iso;
     char *base = W.self->base;
     size_t pg = I->page, rn = (n + 7u) & ~(size_t)7u;
-    int at_start = I->cfg.guard == BR_GUARD_START;
+    int at_start = W.at_start;
     *off = -1;
     if (n == 0)     /* a guard page: any access faults */
         return guard_upto(I->small_off, &W.g_out, 1) == 0 ? base + I->small_off : NULL;
@@ -200,15 +206,15 @@ static char *islot(const void *src, size_t n)
 {
     br_iso *I = W.iso;
     char *base = W.self->base;
-    size_t pg = I->page, rn = (n + 7u) & ~(size_t)7u;
-    int at_start = I->cfg.guard == BR_GUARD_START;
+    size_t pg = I->page, rn = (n + 7u) & ~(size_t)7u, span_bytes;
+    int at_start = W.at_start;
     char *page, *p;
     if (n == 0)     /* a guard page */
         return guard_upto(I->in_off, &W.g_in, 1) == 0 ? base + I->in_off : NULL;
     if (rn <= pg && W.islot_next < BR_NISLOT) {
         if (guard_upto(I->in_off, &W.g_in, (int)W.islot_next + 2) != 0) return NULL;
         page = base + I->in_off + pg * (1 + 2 * W.islot_next++);
-        p = at_start ? page : page + pg - n;  /* flush with the guard: no rounding */
+        span_bytes = pg;
     } else {
         size_t k = (n + pg - 1) / pg;
         if ((k + 1) * pg > I->inbig_size - W.inbig_cur) return NULL;
@@ -217,8 +223,12 @@ static char *islot(const void *src, size_t n)
         if (br_guard(I, page + k * pg, pg) != 0) return NULL;
         W.inbig_cur += (k + 1) * pg;
         if (W.inbig_cur > W.inbig_used) W.inbig_used = W.inbig_cur;
-        p = at_start ? page : page + k * pg - n;
+        span_bytes = k * pg;
     }
+    p = at_start ? page : page + span_bytes - n;  /* flush with the guard: no rounding */
+    /* the slack: the same bytes in every run, whatever earlier cases left there */
+    if (at_start) memset(p + n, BR_CANARY, span_bytes - n);
+    else memset(page, BR_CANARY, span_bytes - n);
     memcpy(p, src, n);
     return p;
 }
@@ -372,11 +382,13 @@ static int first_call(const br_case *c)
     return 1;
 }
 
-static void run_case(int pos)
+/* Calls the target once on c, its result in r: the self/out copy and the
+ * inputs placed as W.at_start says. The time limit starts here; first gives
+ * the call the first-call limit. -1 (and no call) when the self/out copy
+ * does not fit. */
+static int call_once(const br_case *c, int pos, br_wres *r, int first, bct_array *args, int wi)
 {
     wctl *ctl = W.ctl;
-    const br_case *c = &W.iso->cs->cases[ctl->batch[pos]];
-    br_wres *r = &ctl->res[pos];
     memset(r, 0, offsetof(br_wres, out_shape));
     r->message[0] = r->refuse[0] = '\0';
     r->out_off = r->w_off = -1;
@@ -389,11 +401,9 @@ static void run_case(int pos)
     }
     W.res = r;
     W.out.lo = W.out.hi = W.wr.lo = W.wr.hi = 0;
-    bct_array args[BR_MAX_ARGS];
     bct_call call;
     br_case_call(c, ctl->prof[pos], args, &call);
-    int wi = br_writable_arg(c);
-    if (wi >= 0 && place_writable(c, wi, args, r) != 0) return;
+    if (wi >= 0 && place_writable(c, wi, args, r) != 0) return -1;
     guard_inputs(c, args, wi);
     W.c = c;
     call.alloc_output = alloc_cb;
@@ -401,15 +411,63 @@ static void run_case(int pos)
     call.ctx = NULL;
     call.message = r->message;
     call.message_cap = sizeof r->message;
-    ctl->err_mark[pos] = lseek(2, 0, SEEK_END);
     int64_t t0 = br_now_ns();
-    __atomic_store_n(&ctl->cur_first, first_call(c), __ATOMIC_SEQ_CST);
+    __atomic_store_n(&ctl->cur_first, first, __ATOMIC_SEQ_CST);
     __atomic_store_n(&ctl->cur_start, t0, __ATOMIC_SEQ_CST);
     __atomic_store_n(&ctl->cur, pos, __ATOMIC_SEQ_CST);
     r->status = W.t->run(&call);
     r->dur_ns = br_now_ns() - t0;
     W.c = NULL;
     r->message[sizeof r->message - 1] = '\0';
+    return 0;
+}
+
+/* Whether the judged call (blocks at the end of their pages) left a byte
+ * before some guarded input's start untrapped: an input whose size is not a
+ * page multiple, so the start call has something to add. */
+static int start_call_needed(const br_case *c)
+{
+    if (W.iso->cfg.guard != BR_GUARD_BOTH || W.copies_inputs) return 0;
+    for (int i = 0; i < c->nargs; i++)
+        if (W.in[i].hi > W.in[i].lo && (W.in[i].hi - W.in[i].lo) % W.iso->page != 0) return 1;
+    return 0;
+}
+
+/* The start call (--guard both): c again, inputs, outputs and the self/out
+ * copy at the start of their pages, so a read or write one element before an
+ * input's start faults, and the fault is reported for c like any other. Its
+ * result is not judged (the judged call's is), and the output room it took is
+ * handed back afterwards. Skipped for bcast's own pipe.so (copies_inputs): the
+ * library behind it reads the copy pipe.so sends, in the bridge's process,
+ * never this memory; the start call would only re-test pipe.so's copy loop
+ * and double every bridge's work. */
+static void start_call(const br_case *c, int pos, int wi)
+{
+    static br_wres scratch;
+    bct_array args[BR_MAX_ARGS];
+    size_t slot0 = W.slot_next, big0 = W.big_cur;
+    span out = W.out, wr = W.wr;
+    W.at_start = 1;
+    (void)call_once(c, pos, &scratch, 0, args, wi);   /* no room: no start call */
+    W.at_start = 0;
+    if (W.big_cur > big0) br_unguard(W.iso, W.self->base + W.iso->big_off + big0, W.big_cur - big0);
+    W.slot_next = slot0;
+    W.big_cur = big0;
+    W.out = out;
+    W.wr = wr;
+    W.res = NULL;
+}
+
+static void run_case(int pos)
+{
+    wctl *ctl = W.ctl;
+    const br_case *c = &W.iso->cs->cases[ctl->batch[pos]];
+    br_wres *r = &ctl->res[pos];
+    bct_array args[BR_MAX_ARGS];
+    int wi = br_writable_arg(c);
+    ctl->err_mark[pos] = lseek(2, 0, SEEK_END);
+    W.at_start = W.iso->cfg.guard == BR_GUARD_START;
+    if (call_once(c, pos, r, first_call(c), args, wi) != 0) return;
     /* A write into an input: the guarded copies are writable, so compare. */
     for (int i = 0; i < c->nargs && i < 31; i++) {
         const br_arg *a = &c->args[i];
@@ -418,6 +476,7 @@ static void run_case(int pos)
         if (nb <= ((size_t)64 << 20) && br_fingerprint(args[i].data, nb) != a->hash)
             r->inputs_changed |= 1 << i;
     }
+    if (start_call_needed(c)) start_call(c, pos, wi);
 }
 
 /* ---- process setup ---- */
@@ -484,6 +543,8 @@ int br_worker_load(br_iso *I, const char **msg)
     W.handle = dlopen(I->cfg.target, RTLD_NOW | RTLD_LOCAL);
     bct_entry_fn entry = NULL;
     if (W.handle == NULL) { *msg = dlerror(); return -1; }
+    /* bcast's own pipe.so says so: its bridge's library never reads our memory (start_call) */
+    W.copies_inputs = dlsym(W.handle, "bcast_pipe_copies_inputs") != NULL;
     void *sym = dlsym(W.handle, BCT_ENTRY_NAME);
     memcpy(&entry, &sym, sizeof entry);
     if (entry == NULL) {

@@ -671,6 +671,13 @@ static int pipe_run(const bct_call *call)
 
 const bct_target *bcast_target_v1(void);
 
+/* Not part of the target ABI: tells bcast-run that this is bcast's own pipe
+ * target, whose library reads the copy of each input that pipe.so sends to
+ * the bridge, in the bridge's process, never the runner's guarded memory. So
+ * --guard both makes one call per case here, not two (docs/runner.md). */
+extern const int bcast_pipe_copies_inputs;
+const int bcast_pipe_copies_inputs = 1;
+
 const bct_target *bcast_target_v1(void)
 {
     return &descriptor;
