@@ -226,7 +226,26 @@ static int check_memory(verdict *v, const br_case *c, const br_wres *r, const ch
     return 0;
 }
 
-/* The call raised: compare classes; B22 for in-place. */
+/* B22 for out='s metadata: a target reports that its library resized out
+ * by calling alloc_output with out's new shape (docs/target-abi.md), so an
+ * alloc_output call followed by an error says the failed call left out with
+ * another shape, and strides that no longer describe out's storage. 1 when
+ * it found that (the failure is set). */
+static int out_resized_by_error(verdict *v, const br_case *c, const br_wres *r)
+{
+    if (c->mode != BCT_MODE_OUT || r->alloc_calls == 0 || r->alloc_refused) return 0;
+    const br_arg *oa = &c->args[c->nargs - 1];
+    char was[256], now[256];
+    br_shape_str(oa->shape, oa->rank, was, sizeof was);
+    br_shape_str(r->out_shape, r->out_rank, now, sizeof now);
+    fail_as(v, BR_O_FAIL, BR_FK_OUT_METADATA, "out= left resized to %s (it was %s) by a call that raised %s: "
+            "a failed out= call leaves out as it was (B22)", now, was, v->x->error_class);
+    snprintf(v->detail, sizeof v->detail, "out-resized-after-error");
+    snprintf(v->behaviour, sizeof v->behaviour, "raises %s, leaving out= resized", v->x->error_class);
+    return 1;
+}
+
+/* The call raised: compare classes; B22 for in-place self and out='s shape. */
 static void judge_error(verdict *v, const br_case *c, const br_expect *e, const br_wres *r, const char *base)
 {
     br_rec *x = v->x;
@@ -246,6 +265,7 @@ static void judge_error(verdict *v, const br_case *c, const br_expect *e, const 
         snprintf(v->detail, sizeof v->detail, "self-modified-after-error");
         return;
     }
+    if (out_resized_by_error(v, c, r)) return;
     char msg[300];
     br_normalise_message(r->message, msg, sizeof msg);
     snprintf(v->behaviour, sizeof v->behaviour, "raises %s%s%s", x->error_class, msg[0] ? ": " : "", msg);

@@ -55,6 +55,7 @@ typedef struct br_rec {
     X(WRONG_VALUES, "wrong-values") \
     X(NO_OUTPUT, "no-output")             /* OK without a result, or alloc_output misuse */ \
     X(BAD_STATUS, "bad-status")           /* a return value that is not a bct_status */ \
+    X(OUT_METADATA, "out-metadata")       /* a failed out= call left out resized (B22) */ \
     X(CRASH, "crash") \
     X(TIMEOUT, "timeout") \
     X(VIOLATION, "violation") \

@@ -160,6 +160,31 @@ input_overread_is_violation() {
     # --guard off passes inputs in place: the over-read is not caught (that is what the guards are for)
     bcr g3 --target "$TT/read_past_input.so" --guard off --format json --output "$TMP/g3.json" --id "$C" "$FIX"
     outcomes g3 "$C=pass"
+    # issue 25: the default run (--guard both) traps both ends, in every run
+    for k in 4 5; do
+        bcr g$k --target "$TT/read_past_input.so" --format json --output "$TMP/g$k.json" --id "$C" --id "$A" "$FIX"
+        want_rc g$k 1
+        outcomes g$k "$C=violation~before the start of input x" "$A=violation~read past the end of input y"
+    done
+    $RES table "$TMP/g4.json" >"$TMP/g4.tab"
+    $RES table "$TMP/g5.json" >"$TMP/g5.tab"
+    cmp -s "$TMP/g4.tab" "$TMP/g5.tab" || fail "two identical runs differ: $(diff "$TMP/g4.tab" "$TMP/g5.tab")"
+    # --guard end makes one call: the read before x's start lands in the canary, the same bytes every run
+    bcr g6 --target "$TT/read_past_input.so" --guard end --format json --output "$TMP/g6.json" --id "$C" "$FIX"
+    outcomes g6 "$C=pass"
+}
+
+# ---- issue 25 item 7: a failed out= call leaves out's shape as it was (B22) ------------
+
+out_resized_by_failed_call() {
+    K='inplace/add/f32/(2,3)x(3,)/out(3,)'
+    bcr o1 --target "$TT/out_resized_on_error.so" --format json --output "$TMP/o1.json" --id "$K" cases/inplace.cases
+    want_rc o1 1
+    outcomes o1 "$K=fail~left resized to (2,3) (it was (3,))"
+    grep -q '"failure": *"out-metadata"' "$TMP/o1.json" || fail "o1: no out-metadata failure in the JSON"
+    # ref raises the same error without resizing out: no finding
+    bcr o2 --format json --output "$TMP/o2.json" --id "$K" cases/inplace.cases
+    want_rc o2 0
 }
 
 # ---- findings -------------------------------------------------------------------------
@@ -177,7 +202,7 @@ findings_group_failures() {
     tail -n 4 "$TMP/f1.out" | grep -q "smallest: " || fail "the last lines are not the new findings: $(tail -n 4 "$TMP/f1.out")"
 }
 
-if [ ! -x "$RUN" ] || [ ! -f "$TT/read_past_input.so" ] || [ ! -f "$TT/cxx_guarded.so" ]; then
+if [ ! -x "$RUN" ] || [ ! -f "$TT/read_past_input.so" ] || [ ! -f "$TT/out_resized_on_error.so" ] || [ ! -f "$TT/cxx_guarded.so" ]; then
     echo "FAIL gate: $RUN or the test targets are missing (make test-targets first)"
     echo "0 passed, 1 failed"
     exit 1
@@ -194,6 +219,7 @@ t show_target_side_by_side
 t cxx_entry_point
 t crashes_with_fork_server_match_fresh_workers
 t input_overread_is_violation
+t out_resized_by_failed_call
 t findings_group_failures
 
 echo "$passed passed, $failed failed, $skipped skipped"
