@@ -19,8 +19,9 @@
  *     same strides over a copy of out's storage span (a from_blob tensor cannot
  *     be resized, and torch resizes a mismatched out), or a contiguous copy for
  *     negative strides. A resized out is delivered with alloc_output at its new
- *     shape; otherwise out's values go back through the case's strides, also
- *     when the call raised (B22);
+ *     shape, also when the call raised (without values: the runner judges a
+ *     resize by a failed call, B22); otherwise out's values go back through
+ *     the case's strides, also when the call raised (B22);
  *   - grad mode (ABI 2) makes each floating input a leaf that requires grad,
  *     runs the value-mode op, calls backward with the incoming gradient and
  *     delivers each leaf's grad() through alloc_grad as torch computed it;
@@ -340,6 +341,18 @@ int run_inplace(const bct_call *call)
     return BCT_OK;
 }
 
+/* A failed out= call left torch's out at other sizes: reported as the ABI
+ * says (alloc_output at those sizes, then the error; docs/target-abi.md),
+ * without values, which a failed call does not define. */
+void report_resized(const bct_call *call, const at::Tensor &o)
+{
+    int dt = to_bct(o.scalar_type());
+    std::vector<int64_t> sizes = o.sizes().vec();
+    int64_t none = 0;
+    if (dt >= 0)
+        (void)call->alloc_output(call->ctx, dt, static_cast<int>(sizes.size()), sizes.empty() ? &none : sizes.data());
+}
+
 /* out= op(args...) into a torch-owned out. Torch resized it: the result is
  * delivered at its new shape. Otherwise its values go back through out's
  * strides, also when the op raised (B22). */
@@ -358,6 +371,8 @@ int run_out(const bct_call *call)
     } catch (...) {
         if (!resized())
             write_back(oa, o);
+        else if (o.sizes().vec() != shape)
+            report_resized(call, o);
         throw;
     }
     if (resized())
