@@ -13,7 +13,7 @@ import oracles
 
 NUMPY_OPS = set(oracles.NP_FUNC) | {"where", "broadcast_to", "broadcast_shapes"}
 TORCH_OPS = set(oracles.TORCH_FUNC) | {"where", "broadcast_to", "expand", "broadcast_shapes"}
-RULE_OPS = {"axis_add", "uni_add"}
+RULE_OPS = {"axis_add", "uni_add", "prelu", "gemm_bias"}
 
 
 def ulp_distance(a, b, dtype):

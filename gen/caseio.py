@@ -34,6 +34,10 @@ OPS = (
     "logical_and", "logical_or", "logical_xor",
     "bitwise_and", "bitwise_or", "bitwise_xor",
     "where", "broadcast_to", "expand", "matmul", "broadcast_shapes", "axis_add", "uni_add",
+    # issue #25, value mode only (docs/semantics.md B38-B45)
+    "copysign", "atan2", "hypot", "fmod", "heaviside", "logaddexp", "logaddexp2", "nextafter",
+    "ldexp", "gcd", "lcm", "left_shift", "right_shift", "float_power", "fmax", "fmin",
+    "div_trunc", "div_floor", "clip", "lerp", "addcmul", "addcdiv", "prelu", "gemm_bias",
 )
 BINARY_OPS = OPS[:21]
 ERROR_CLASSES = (
@@ -43,6 +47,7 @@ ERROR_CLASSES = (
 SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
     "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad", "explored", "weak",
+    "mathops",
 )
 
 

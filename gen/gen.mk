@@ -29,7 +29,7 @@ GEN_NPY_SIMD := NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX
 # Both generations, in parallel, merged (the NumPy SIMD setting holds for both).
 GEN_PY        = $(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases4.py \
                 --python1 $(PYTHON) --python2 $(PYTHON2)
-GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored weak
+GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored weak mathops
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
 ALL_TARGETS  += $(GEN_FNV)

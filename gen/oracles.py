@@ -41,6 +41,12 @@ NP_FUNC = {
     "logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor,
     "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
     "matmul": np.matmul,
+    # Issue #25 (docs/semantics.md B38-B43): NumPy's own functions, value mode only.
+    "copysign": np.copysign, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod,
+    "heaviside": np.heaviside, "logaddexp": np.logaddexp, "logaddexp2": np.logaddexp2,
+    "nextafter": np.nextafter, "ldexp": np.ldexp, "gcd": np.gcd, "lcm": np.lcm,
+    "left_shift": np.left_shift, "right_shift": np.right_shift, "float_power": np.float_power,
+    "fmax": np.fmax, "fmin": np.fmin, "clip": np.clip,
 }
 TORCH_FUNC = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.true_divide,
@@ -52,6 +58,16 @@ TORCH_FUNC = {
     "bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or,
     "bitwise_xor": torch.bitwise_xor,
     "matmul": torch.matmul,
+    # Issue #25 (B38-B44): torch's own functions, value mode only; div_trunc and
+    # div_floor are torch.div's rounding modes, clip is torch.clamp with tensor bounds.
+    "copysign": torch.copysign, "atan2": torch.atan2, "hypot": torch.hypot, "fmod": torch.fmod,
+    "heaviside": torch.heaviside, "logaddexp": torch.logaddexp, "logaddexp2": torch.logaddexp2,
+    "nextafter": torch.nextafter, "ldexp": torch.ldexp, "gcd": torch.gcd, "lcm": torch.lcm,
+    "left_shift": torch.bitwise_left_shift, "right_shift": torch.bitwise_right_shift,
+    "float_power": torch.float_power, "fmax": torch.fmax, "fmin": torch.fmin,
+    "div_trunc": lambda x, y, **kw: torch.div(x, y, rounding_mode="trunc", **kw),
+    "div_floor": lambda x, y, **kw: torch.div(x, y, rounding_mode="floor", **kw),
+    "clip": torch.clamp, "lerp": torch.lerp, "addcmul": torch.addcmul, "addcdiv": torch.addcdiv,
 }
 # torch's in-place methods (self.op_(y)); ops missing here (maximum, minimum)
 # have no in-place form in torch 1.13.
@@ -426,7 +442,32 @@ def run_rule(op, args, attrs=()):
             except ValueError as exc:
                 cls, msg = classify("numpy", exc)
                 return Outcome("error", cls=cls, message=msg)
+        if op in ("prelu", "gemm_bias"):
+            return _onnx_rule(op, args)
         raise GenError("no rule for op %s" % op)
+
+
+def _onnx_rule(op, args):
+    """B45: ONNX's one-way broadcasting inside PRelu and Gemm, through NumPy.
+    prelu: slope y broadcasts to x (np.broadcast_to), then x < 0 ? x * y : x.
+    gemm_bias: x (M,K) @ y (K,N), then + z broadcast to (M,N). ONNX's type
+    constraint T: every operand has one dtype (else error class dtype)."""
+    views = [np_view(a)[1] for a in args]
+    if len({v.dtype for v in views}) != 1:
+        return Outcome("error", cls="dtype", message="%s: operands of different dtypes (ONNX T)" % op)
+    try:
+        if op == "prelu":
+            x, slope = views
+            return np_outcome(np.where(x < 0, x * np.broadcast_to(slope, x.shape), x))
+        a, b, c = views
+        if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+            return Outcome("error", cls="matmul-core",
+                           message="gemm_bias: A %s and B %s are not 2-D with A's columns B's rows"
+                           % (a.shape, b.shape))
+        return np_outcome(np.matmul(a, b) + np.broadcast_to(c, (a.shape[0], b.shape[1])))
+    except ValueError as exc:
+        cls, msg = classify("numpy", exc)
+        return Outcome("error", cls=cls, message=msg)
 
 
 # ---------------------------------------------------------------- torch's scalar path
@@ -448,7 +489,12 @@ def run_rule(op, args, attrs=()):
 # gives `expect *`, a difference is a real divergence (`expect numpy` +
 # `expect torch`), and ref follows torch's scalar semantics in the torch profile.
 
-SIMD_OPS = {"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum"}
+SIMD_OPS = {"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum",
+            # issue #25 (B38-B44): torch's vectorized fmod, div_floor, float_power,
+            # logaddexp2 differ from its scalar path on huge or tied values
+            "copysign", "atan2", "hypot", "fmod", "heaviside", "logaddexp", "logaddexp2",
+            "nextafter", "ldexp", "float_power", "fmax", "fmin", "div_trunc", "div_floor",
+            "clip", "lerp", "addcmul", "addcdiv"}
 
 
 def _scalar_layout(t, shape, n):

@@ -46,7 +46,8 @@ typedef enum bct_dtype {
     BCT_NONE = -1 /* shape-only results (broadcast_shapes) */
 } bct_dtype;
 
-/* Operations. Binary ops take args x, y; where takes cond, x, y. */
+/* Operations. Binary ops take args x, y; where takes cond, x, y; the three-way
+ * ops below (clip ... addcdiv, gemm_bias) take x, y, z. */
 typedef enum bct_op {
     BCT_ADD = 0, BCT_SUB, BCT_MUL, BCT_DIV /* true division */, BCT_FLOOR_DIVIDE,
     BCT_REMAINDER, BCT_POW, BCT_MAXIMUM, BCT_MINIMUM,
@@ -60,7 +61,23 @@ typedef enum bct_op {
     BCT_BROADCAST_SHAPES, /* n shape-only args; result dtype BCT_NONE, no data */
     BCT_AXIS_ADD,         /* legacy axis add (Paddle elementwise axis, ONNX Add opset<7), call->axis */
     BCT_UNI_ADD,          /* ONNX unidirectional: y broadcasts to x, result has x's shape */
-    BCT_OP_COUNT
+    /* Issue #25: more ops that broadcast (docs/semantics.md B38-B45), appended
+     * so that every value above keeps its meaning for adapters built before.
+     * Value mode only. Binary math (x, y): */
+    BCT_COPYSIGN, BCT_ATAN2, BCT_HYPOT, BCT_FMOD, BCT_HEAVISIDE, BCT_LOGADDEXP,
+    BCT_LOGADDEXP2, BCT_NEXTAFTER, BCT_LDEXP /* x * 2^y, y integer */, BCT_GCD, BCT_LCM,
+    BCT_LEFT_SHIFT, BCT_RIGHT_SHIFT, BCT_FLOAT_POWER /* pow in f64 */, BCT_FMAX, BCT_FMIN,
+    BCT_DIV_TRUNC,        /* torch div(rounding_mode='trunc') */
+    BCT_DIV_FLOOR,        /* torch div(rounding_mode='floor') */
+    /* Three-way (args x, y, z): */
+    BCT_CLIP,             /* clip(x, lo=y, hi=z): NumPy clip, torch clamp with tensor bounds */
+    BCT_LERP,             /* lerp(start=x, end=y, weight=z) (torch) */
+    BCT_ADDCMUL,          /* x + y * z (torch addcmul, value 1) */
+    BCT_ADDCDIV,          /* x + y / z (torch addcdiv, value 1) */
+    /* ONNX's one-way broadcasting inside compound ops: */
+    BCT_PRELU,            /* PRelu(x, slope=y): y broadcasts to x one way; x < 0 ? y * x : x */
+    BCT_GEMM_BIAS,        /* Gemm(A=x, B=y, C=z): x @ y (both 2-D) + z broadcast one way to (M,N) */
+    BCT_OP_COUNT          /* stays below 64: target ops masks are uint64_t */
 } bct_op;
 
 /* How the result is delivered. */

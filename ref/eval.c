@@ -508,7 +508,7 @@ static int check_call(const bct_call *call, bc_error *err)
     if ((mode == BCT_MODE_INPLACE || mode == BCT_MODE_OUT) && !is_binary(op))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: mode %s is not supported (value only)",
                        bc_op_name(op), mode == BCT_MODE_INPLACE ? "inplace" : "out");
-    want = op == BCT_WHERE ? 3 : (op == BCT_BROADCAST_TO || op == BCT_EXPAND) ? 1
+    want = op == BCT_WHERE || (op >= BCT_CLIP && op <= BCT_ADDCDIV) || op == BCT_GEMM_BIAS ? 3 : (op == BCT_BROADCAST_TO || op == BCT_EXPAND) ? 1
          : op == BCT_BROADCAST_SHAPES ? call->nargs : 2;
     if (mode == BCT_MODE_OUT || mode == BCT_MODE_GRAD) want++;   /* out=, or the incoming gradient */
     if (call->nargs != want || call->nargs < 0 || (call->nargs > 0 && call->args == NULL))
@@ -559,6 +559,8 @@ int bc_eval(const bct_call *call, bc_error *err)
     st = check_call(call, err);
     if (st == BCT_OK && call->mode == BCT_MODE_GRAD) {
         st = bc_eval_grad(call, err);
+    } else if (st == BCT_OK && bc_is_mathop(call->op)) {
+        st = bc_eval_mathop(call, err);   /* B38-B45 */
     } else if (st == BCT_OK) {
         switch (call->op) {
         case BCT_BROADCAST_TO: case BCT_EXPAND: st = eval_view(call, err); break;

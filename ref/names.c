@@ -12,7 +12,10 @@ static const char *const op_names[BCT_OP_COUNT] = {
     "eq", "ne", "lt", "le", "gt", "ge",
     "logical_and", "logical_or", "logical_xor",
     "bitwise_and", "bitwise_or", "bitwise_xor",
-    "where", "broadcast_to", "expand", "matmul", "broadcast_shapes", "axis_add", "uni_add"
+    "where", "broadcast_to", "expand", "matmul", "broadcast_shapes", "axis_add", "uni_add",
+    "copysign", "atan2", "hypot", "fmod", "heaviside", "logaddexp", "logaddexp2", "nextafter",
+    "ldexp", "gcd", "lcm", "left_shift", "right_shift", "float_power", "fmax", "fmin",
+    "div_trunc", "div_floor", "clip", "lerp", "addcmul", "addcdiv", "prelu", "gemm_bias"
 };
 
 static const char *const status_names[BCT_STATUS_COUNT] = {

@@ -355,3 +355,9 @@ void bc_where_loop(char *o, const char *c, const char *x, const char *y, int64_t
     default: WHERE_ROW(8); break;
     }
 }
+
+/* B42: torch's div(rounding_mode='floor') is the floor division above (torch's
+ * div_floor, NumPy's npy_divmod), exported for mathops.c. */
+double bc_floor_div_f64(double a, double b) { return fdiv_f64(a, b); }
+float bc_floor_div_f32(float a, float b) { return fdiv_f32(a, b); }
+int64_t bc_floor_div_i64(int64_t a, int64_t b) { return fdiv_i64(a, b); }

@@ -108,6 +108,13 @@ void bc_cast(char *dst, int dt, int64_t ds, const char *src, int st, int64_t ss,
 /* where: out[i] = cond[i] ? x[i] : y[i] for elements of `size` bytes; cond is bool. */
 void bc_where_loop(char *o, const char *c, const char *x, const char *y, int64_t n,
                    int64_t so, int64_t sc, int64_t sx, int64_t sy, int size);
+/* Floor division (B20, B21), shared with torch's div_floor (B42). */
+double bc_floor_div_f64(double a, double b);
+float bc_floor_div_f32(float a, float b);
+int64_t bc_floor_div_i64(int64_t a, int64_t b);
+/* The ops of issue #25 (B38-B45, mathops.c): value mode only. */
+int bc_is_mathop(int op);
+int bc_eval_mathop(const bct_call *call, bc_error *err);
 /* Reads element p of dtype dt as int64 / double (for checks). */
 int64_t bc_load_i64(const char *p, int dt);
 double bc_load_f64(const char *p, int dt);

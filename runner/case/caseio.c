@@ -590,7 +590,8 @@ static int check_case(parser *p, br_case *c)
 {
     int want = -1, shape_only = c->op == BCT_BROADCAST_SHAPES;
     switch (c->op) {
-    case BCT_WHERE: want = 3; break;
+    case BCT_WHERE: case BCT_CLIP: case BCT_LERP: case BCT_ADDCMUL: case BCT_ADDCDIV:
+    case BCT_GEMM_BIAS: want = 3; break;
     case BCT_BROADCAST_TO: case BCT_EXPAND: want = 1; break;
     case BCT_BROADCAST_SHAPES: break;
     default: want = 2; break;
@@ -609,6 +610,8 @@ static int check_case(parser *p, br_case *c)
         if ((c->args[i].dtype == BCT_NONE) != shape_only)
             return perr(p, "case %s: arg %s must %s", c->id, c->args[i].name,
                         shape_only ? "be shape-only (dtype -)" : "have a dtype");
+    if (c->op >= BCT_COPYSIGN && c->mode != BCT_MODE_VALUE)
+        return perr(p, "case %s: op %s has value mode only (B38-B45)", c->id, bc_op_name(c->op));
     if (shape_only && c->mode != BCT_MODE_VALUE)
         return perr(p, "case %s: broadcast_shapes has no in-place/out form", c->id);
     if ((c->op == BCT_BROADCAST_TO || c->op == BCT_EXPAND) && c->target_rank < 0)

@@ -63,7 +63,8 @@ c_enum! {
 pub const BCT_DTYPE_COUNT: c_int = 8;
 
 c_enum! {
-    /// `bct_op`: binary ops take x, y; where takes cond, x, y.
+    /// `bct_op`: binary ops take x, y; where takes cond, x, y; clip, lerp,
+    /// addcmul, addcdiv and gemm_bias take x, y, z.
     Op {
         Add = 0 => "BCT_ADD", Sub = 1 => "BCT_SUB", Mul = 2 => "BCT_MUL", Div = 3 => "BCT_DIV",
         FloorDivide = 4 => "BCT_FLOOR_DIVIDE", Remainder = 5 => "BCT_REMAINDER", Pow = 6 => "BCT_POW",
@@ -77,11 +78,22 @@ c_enum! {
         Where = 21 => "BCT_WHERE", BroadcastTo = 22 => "BCT_BROADCAST_TO", Expand = 23 => "BCT_EXPAND",
         Matmul = 24 => "BCT_MATMUL", BroadcastShapes = 25 => "BCT_BROADCAST_SHAPES",
         AxisAdd = 26 => "BCT_AXIS_ADD", UniAdd = 27 => "BCT_UNI_ADD",
+        // issue #25 (docs/semantics.md B38-B45), value mode only
+        Copysign = 28 => "BCT_COPYSIGN", Atan2 = 29 => "BCT_ATAN2", Hypot = 30 => "BCT_HYPOT",
+        Fmod = 31 => "BCT_FMOD", Heaviside = 32 => "BCT_HEAVISIDE",
+        Logaddexp = 33 => "BCT_LOGADDEXP", Logaddexp2 = 34 => "BCT_LOGADDEXP2",
+        Nextafter = 35 => "BCT_NEXTAFTER", Ldexp = 36 => "BCT_LDEXP", Gcd = 37 => "BCT_GCD",
+        Lcm = 38 => "BCT_LCM", LeftShift = 39 => "BCT_LEFT_SHIFT",
+        RightShift = 40 => "BCT_RIGHT_SHIFT", FloatPower = 41 => "BCT_FLOAT_POWER",
+        Fmax = 42 => "BCT_FMAX", Fmin = 43 => "BCT_FMIN", DivTrunc = 44 => "BCT_DIV_TRUNC",
+        DivFloor = 45 => "BCT_DIV_FLOOR", Clip = 46 => "BCT_CLIP", Lerp = 47 => "BCT_LERP",
+        Addcmul = 48 => "BCT_ADDCMUL", Addcdiv = 49 => "BCT_ADDCDIV", Prelu = 50 => "BCT_PRELU",
+        GemmBias = 51 => "BCT_GEMM_BIAS",
     }
 }
 
 /// `BCT_OP_COUNT`.
-pub const BCT_OP_COUNT: c_int = 28;
+pub const BCT_OP_COUNT: c_int = 52;
 
 c_enum! {
     /// `bct_mode`: how the result is delivered.
