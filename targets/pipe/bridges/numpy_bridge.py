@@ -34,6 +34,12 @@ UFUNC = {
     "logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor,
     "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
     "matmul": np.matmul,
+    # issue #25 (docs/semantics.md B38-B43), value mode only: NumPy's own functions.
+    "copysign": np.copysign, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod,
+    "heaviside": np.heaviside, "logaddexp": np.logaddexp, "logaddexp2": np.logaddexp2,
+    "nextafter": np.nextafter, "ldexp": np.ldexp, "gcd": np.gcd, "lcm": np.lcm,
+    "left_shift": np.left_shift, "right_shift": np.right_shift, "float_power": np.float_power,
+    "fmax": np.fmax, "fmin": np.fmin, "clip": np.clip,
 }
 
 # NumPy's exception texts -> class (first match wins). Unknown texts are `other`.

@@ -39,6 +39,16 @@ FUNC = {
     "logical_and": torch.logical_and, "logical_or": torch.logical_or, "logical_xor": torch.logical_xor,
     "bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or, "bitwise_xor": torch.bitwise_xor,
     "matmul": torch.matmul,
+    # issue #25 (docs/semantics.md B38-B44), value mode only: torch's own functions;
+    # div_trunc/div_floor are torch.div's rounding modes, clip is torch.clamp.
+    "copysign": torch.copysign, "atan2": torch.atan2, "hypot": torch.hypot, "fmod": torch.fmod,
+    "heaviside": torch.heaviside, "logaddexp": torch.logaddexp, "logaddexp2": torch.logaddexp2,
+    "nextafter": torch.nextafter, "ldexp": torch.ldexp, "gcd": torch.gcd, "lcm": torch.lcm,
+    "left_shift": torch.bitwise_left_shift, "right_shift": torch.bitwise_right_shift,
+    "float_power": torch.float_power, "fmax": torch.fmax, "fmin": torch.fmin,
+    "div_trunc": lambda x, y, **kw: torch.div(x, y, rounding_mode="trunc", **kw),
+    "div_floor": lambda x, y, **kw: torch.div(x, y, rounding_mode="floor", **kw),
+    "clip": torch.clamp, "lerp": torch.lerp, "addcmul": torch.addcmul, "addcdiv": torch.addcdiv,
 }
 ERRORS_TSV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "torch_errors.tsv")
 # The ops whose gradient this bridge returns (docs/semantics.md B23-B31).
