@@ -51,6 +51,10 @@ FUNC = {
     "logical_and": xp.logical_and, "logical_or": xp.logical_or, "logical_xor": xp.logical_xor,
     "bitwise_and": xp.bitwise_and, "bitwise_or": xp.bitwise_or, "bitwise_xor": xp.bitwise_xor,
     "matmul": xp.matmul, "where": xp.where,
+    # issue #25 (docs/semantics.md B38, B40, B43), value mode only: the standard's own functions.
+    "copysign": xp.copysign, "atan2": xp.atan2, "hypot": xp.hypot, "nextafter": xp.nextafter,
+    "logaddexp": xp.logaddexp, "left_shift": xp.bitwise_left_shift,
+    "right_shift": xp.bitwise_right_shift, "clip": xp.clip,
 }
 
 # The standard's in-place operators (Array object, "In-place Operators"): `x op= y`.
