@@ -1419,9 +1419,70 @@ static void test_bad_calls(void)
     CHECK_EQ_I64(r.status, BCT_ERR_OTHER);
 }
 
+/* ------------------------------------------------------- issue #25's ops */
+
+/* B40, B44, B43: the per-profile corners of the mathops kernels. */
+static void test_mathops_profile_corners(void)
+{
+    int8_t a[1] = { 127 }, b[1] = { -128 };
+    result r = run2(BCT_GCD, BCT_PROFILE_NUMPY, mk(BCT_I8, "(1,)", a), mk(BCT_I8, "(1,)", b));
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK_EQ_I64(((int8_t *)r.data)[0], 1);
+    r = run2(BCT_GCD, BCT_PROFILE_TORCH2, mk(BCT_I8, "(1,)", a), mk(BCT_I8, "(1,)", b));
+    CHECK_EQ_I64(((int8_t *)r.data)[0], -1);   /* torch's abs(-128) wraps in int8 */
+
+    double s[1] = { 0 }, e[1] = { INFINITY }, w[1] = { -1 };
+    operand l[3] = { mk(BCT_F64, "()", s), mk(BCT_F64, "()", e), mk(BCT_F64, "()", w) };
+    r = run(BCT_LERP, BCT_MODE_VALUE, BCT_PROFILE_TORCH, l, 3);
+    CHECK(r.status == BCT_OK && isinf(((double *)r.data)[0]) && ((double *)r.data)[0] < 0);
+    r = run(BCT_LERP, BCT_MODE_VALUE, BCT_PROFILE_TORCH2, l, 3);
+    CHECK(r.status == BCT_OK && isnan(((double *)r.data)[0]));
+
+    double x[2] = { -0.0, 5 }, lo[3] = { 0, 1, 2 }, hi[1] = { 3 };
+    operand c[3] = { mk(BCT_F64, "(2,1)", x), mk(BCT_F64, "(3,)", lo), mk(BCT_F64, "()", hi) };
+    r = run(BCT_CLIP, BCT_MODE_VALUE, BCT_PROFILE_NUMPY, c, 3);
+    CHECK_STREQ(shape_text(&r.shape), "(2,3)");
+    CHECK(!signbit(((double *)r.data)[0]) && ((double *)r.data)[1] == 1 && ((double *)r.data)[5] == 3);
+    r = run(BCT_CLIP, BCT_MODE_VALUE, BCT_PROFILE_TORCH, c, 3);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(signbit(((double *)r.data)[0]));     /* torch's max keeps x on a tie */
+}
+
+/* B42, B45: errors of the mathops: torch's integer zero divisor in every
+ * profile, ONNX's one-way broadcast and Gemm's 2-D operands, value mode only. */
+static void test_mathops_errors(void)
+{
+    int32_t n[2] = { 7, -7 }, d[2] = { 2, 0 };
+    result r = run2(BCT_DIV_TRUNC, BCT_PROFILE_NUMPY, mk(BCT_I32, "(2,1)", n), mk(BCT_I32, "(2,)", d));
+    CHECK_EQ_I64(r.status, BCT_ERR_DIVISION_BY_ZERO);
+    CHECK_EQ_I64(r.allocs, 0);
+    r = run2(BCT_FMOD, BCT_PROFILE_NUMPY, mk(BCT_I32, "(2,1)", n), mk(BCT_I32, "(2,)", d));
+    CHECK_EQ_I64(r.status, BCT_OK);
+
+    double x[6] = { -2, 3, -4, 1, 0, -1 }, sl[6] = { 0.5, 0.25, 1, 1, 1, 1 };
+    r = run2(BCT_PRELU, BCT_PROFILE_TORCH, mk(BCT_F64, "(2,3)", x), mk(BCT_F64, "(3,)", sl));
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(((double *)r.data)[0] == -1 && ((double *)r.data)[2] == -4 && ((double *)r.data)[5] == -1);
+    r = run2(BCT_PRELU, BCT_PROFILE_TORCH, mk(BCT_F64, "(3,)", x), mk(BCT_F64, "(2,3)", sl));
+    CHECK_EQ_I64(r.status, BCT_ERR_INVALID_SHAPE);   /* the slope never widens x (B7) */
+
+    operand g[3] = { mk(BCT_F64, "(3,)", x), mk(BCT_F64, "(3,2)", sl), mk(BCT_F64, "(2,)", sl) };
+    r = run(BCT_GEMM_BIAS, BCT_MODE_VALUE, BCT_PROFILE_NUMPY, g, 3);
+    CHECK_EQ_I64(r.status, BCT_ERR_MATMUL_CORE);
+    operand g2[3] = { mk(BCT_F64, "(1,3)", x), mk(BCT_F64, "(3,2)", sl), mk(BCT_F64, "(2,)", sl) };
+    r = run(BCT_GEMM_BIAS, BCT_MODE_VALUE, BCT_PROFILE_NUMPY, g2, 3);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(((double *)r.data)[0] == -2 * 0.5 + 3 * 1 - 4 * 1 + 0.5);
+    operand ip[2] = { mk(BCT_F64, "(2,3)", x), mk(BCT_F64, "(3,)", sl) };
+    r = run(BCT_COPYSIGN, BCT_MODE_INPLACE, BCT_PROFILE_NUMPY, ip, 2);
+    CHECK_EQ_I64(r.status, BCT_ERR_OTHER);
+}
+
 int main(void)
 {
     RUN(test_seed_examples_broadcast);
+    RUN(test_mathops_profile_corners);
+    RUN(test_mathops_errors);
     RUN(test_seed_examples_inplace);
     RUN(test_seed_examples_paddle_axis);
     RUN(test_seed_examples_matmul);

@@ -21,7 +21,10 @@ static const char *np_name(int op)
         "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum", "minimum",
         "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
         "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-        "where", "broadcast_to", NULL, "matmul", "broadcast_shapes", NULL, NULL };
+        "where", "broadcast_to", NULL, "matmul", "broadcast_shapes", NULL, NULL,
+        "copysign", "arctan2", "hypot", "fmod", "heaviside", "logaddexp", "logaddexp2", "nextafter",
+        "ldexp", "gcd", "lcm", "left_shift", "right_shift", "float_power", "fmax", "fmin",
+        NULL, NULL, "clip", NULL, NULL, NULL, NULL, NULL };
     return op >= 0 && op < BCT_OP_COUNT ? n[op] : NULL;
 }
 
@@ -31,8 +34,30 @@ static const char *torch_name(int op)
         "add", "sub", "mul", "true_divide", "floor_divide", "remainder", "pow", "maximum", "minimum",
         "eq", "ne", "lt", "le", "gt", "ge",
         "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-        "where", "broadcast_to", NULL, "matmul", "broadcast_shapes", NULL, NULL };
+        "where", "broadcast_to", NULL, "matmul", "broadcast_shapes", NULL, NULL,
+        "copysign", "atan2", "hypot", "fmod", "heaviside", "logaddexp", "logaddexp2", "nextafter",
+        "ldexp", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "float_power", "fmax", "fmin",
+        NULL, NULL, "clamp", "lerp", "addcmul", "addcdiv", NULL, NULL };
     return op >= 0 && op < BCT_OP_COUNT ? n[op] : NULL;
+}
+
+/* The issue #25 ops (B38-B45) the tables above cannot name: torch.div's
+ * rounding modes, and ONNX's prelu and gemm_bias through the rule (B45).
+ * Prints the expression and returns 1, or returns 0. */
+static int mathop_expr(br_buf *o, const br_case *c, int torch)
+{
+    const char *x = c->args[0].name, *y = c->nargs > 1 ? c->args[1].name : "", *z = c->nargs > 2 ? c->args[2].name : "";
+    if (torch && (c->op == BCT_DIV_TRUNC || c->op == BCT_DIV_FLOOR))
+        br_buf_printf(o, "torch.div(%s,%s,rounding_mode='%s')", x, y, c->op == BCT_DIV_TRUNC ? "trunc" : "floor");
+    else if (c->op == BCT_PRELU)
+        br_buf_printf(o, torch ? "torch.where(%s < 0, %s * %s.expand_as(%s), %s)"
+                               : "np.where(%s < 0, %s * np.broadcast_to(%s, %s.shape), %s)", x, x, y, x, x);
+    else if (c->op == BCT_GEMM_BIAS)
+        br_buf_printf(o, torch ? "torch.mm(%s,%s) + %s.expand(%s.shape[0], %s.shape[1])"
+                               : "np.matmul(%s,%s) + np.broadcast_to(%s, (%s.shape[0], %s.shape[1]))", x, y, z, x, y);
+    else
+        return 0;
+    return 1;
 }
 
 /* The shortest decimal that reads back as exactly v (as a float32 when
@@ -237,6 +262,9 @@ static void one_liner(br_buf *o, const br_case *c, int torch, int gen2)
         }
     const char *name = torch ? torch_name(c->op) : np_name(c->op);
     const char *m = torch ? "torch" : "np";
+    if (name == NULL && c->op >= BCT_COPYSIGN && c->op != BCT_PRELU && c->op != BCT_GEMM_BIAS &&
+        !(torch && (c->op == BCT_DIV_TRUNC || c->op == BCT_DIV_FLOOR)))
+        return;   /* an issue #25 op this library does not have: no one-liner */
     br_buf_printf(o, "%s: %s -c \"import %s; ", ORACLE_LABEL[gen2][torch], ORACLE_PYTHON[gen2],
                   torch ? "torch" : "numpy as np");
     for (int i = 0; i < c->nargs; i++) py_arg(o, &c->args[i], torch);
@@ -262,6 +290,8 @@ static void one_liner(br_buf *o, const br_case *c, int torch, int gen2)
                       (long long)c->axis, (long long)c->axis, x, y);
     } else if (c->op == BCT_UNI_ADD) {
         br_buf_printf(o, torch ? "%s + %s.expand_as(%s)" : "%s + np.broadcast_to(%s, %s.shape)", x, y, x);
+    } else if (c->op >= BCT_COPYSIGN && mathop_expr(o, c, torch)) {
+        /* printed by mathop_expr */
     } else if (name != NULL) {
         int n = c->mode == BCT_MODE_OUT ? c->nargs - 1 : c->nargs;
         if (c->mode == BCT_MODE_INPLACE && torch) {
