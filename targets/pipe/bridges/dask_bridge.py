@@ -53,6 +53,12 @@ FUNC = {
     "logical_and": da.logical_and, "logical_or": da.logical_or, "logical_xor": da.logical_xor,
     "bitwise_and": da.bitwise_and, "bitwise_or": da.bitwise_or, "bitwise_xor": da.bitwise_xor,
     "matmul": da.matmul, "where": da.where,
+    # issue #25 (docs/semantics.md B38-B43), value mode only: dask.array's own functions
+    # (it has no heaviside, gcd or lcm).
+    "copysign": da.copysign, "atan2": da.arctan2, "hypot": da.hypot, "fmod": da.fmod,
+    "logaddexp": da.logaddexp, "logaddexp2": da.logaddexp2, "nextafter": da.nextafter,
+    "ldexp": da.ldexp, "left_shift": da.left_shift, "right_shift": da.right_shift,
+    "float_power": da.float_power, "fmax": da.fmax, "fmin": da.fmin, "clip": da.clip,
 }
 
 
