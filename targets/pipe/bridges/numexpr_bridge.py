@@ -39,6 +39,8 @@ EXPR = {
     "eq": "x == y", "ne": "x != y", "lt": "x < y", "le": "x <= y", "gt": "x > y", "ge": "x >= y",
     "bitwise_and": "x & y", "bitwise_or": "x | y", "bitwise_xor": "x ^ y",
     "where": "where(c, x, y)",
+    # issue #25 (docs/semantics.md B38), value mode only: numexpr's own functions
+    "atan2": "arctan2(x, y)", "fmod": "fmod(x, y)",
 }
 # numexpr >= 2.13.0 (RELEASE_NOTES.rst: "New binary arithmetic operator for floor division: //", "New
 # functions: ... maximum, minimum ...")
@@ -49,6 +51,10 @@ def release():
     """numexpr's (major, minor) from its version string ('2.8.4' -> (2, 8))."""
     return tuple(int(p) for p in ne.__version__.split(".")[:2])
 
+
+# issue #25 (B38): functions numexpr 2.14.2 evaluates and 2.8.4 does not know (measured: 2.8.4
+# raises "'VariableNode' object is not callable" for each)
+EXPR_SINCE_2_13.update({"copysign": "copysign(x, y)", "hypot": "hypot(x, y)", "nextafter": "nextafter(x, y)"})
 
 if release() >= (2, 13):
     EXPR.update(EXPR_SINCE_2_13)
