@@ -18,13 +18,17 @@
  * element): the terms are summed in sixteen interleaved partial sums (lane j
  * takes terms j, j+16, ..., so four vector adds run in parallel), combined
  * pairwise (lane j += lane j+8, then j+4, j+2, j+1), and that sum is added to
- * the element. Otherwise each term is added to its own element. Callers pass
+ * the element; a single term is added as it is (the iterator gives a row of
+ * extent 1 stride 0: summed through +0 lanes, a -0 term of an operand that
+ * was not stretched became +0, found by explore's gradient cases). Otherwise each term is added to its own element. Callers pass
  * at most GCHUNK terms per call. */
 #define ACC_FN(NAME, T)                                                                  \
     static void NAME(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n)      \
     {                                                                                    \
         const int64_t z = (int64_t)sizeof(T);                                            \
-        if (ds == 0) {                                                                   \
+        if (ds == 0 && n == 1) {   /* one term (a row of extent 1): no lanes, no +0 */  \
+            *(T *)(void *)dst += *(const T *)(const void *)src;                          \
+        } else if (ds == 0) {                                                            \
             T l[16] = { 0 }, sum;                                                        \
             int64_t i = 0;                                                               \
             if (ss == z) {                                                               \

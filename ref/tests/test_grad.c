@@ -164,6 +164,23 @@ static void test_unreduced_terms_keep_their_sign(void)
     CHECK(at(&r, 0, 0) == -2 && at(&r, 0, 1) == -2);
 }
 
+/* B23: the same through a result whose last dim is 1 (its rows are one
+ * element long): sub's -g of a +0 incoming gradient is -0 in y's gradient,
+ * as NumPy and torch give (found by bcast-run explore's gradient cases:
+ * ref summed the single term through +0 lanes and gave +0). */
+static void test_one_element_rows_keep_the_sign(void)
+{
+    double x[1] = { 0 }, y[2] = { 1, 2 }, g[2] = { 0, -1 };
+    operand ops[3] = { mk(BCT_F64, 0, S(0), x), mk(BCT_F64, 2, S(2, 1), y), mk(BCT_F64, 2, S(2, 1), g) };
+    for (int profile = 0; profile < BCT_PROFILE_COUNT; profile++) {
+        gout r = grad(BCT_SUB, profile, ops, 3);
+        CHECK(r.status == BCT_OK);
+        CHECK(at(&r, 1, 0) == 0 && signbit(at(&r, 1, 0)));   /* -(+0) = -0, kept */
+        CHECK(at(&r, 1, 1) == 1);
+        CHECK(at(&r, 0, 0) == -1);                          /* x: 0 + -1, summed */
+    }
+}
+
 /* B24: an empty sum gives zeros of the operand's shape; a zero-size operand
  * gets an empty gradient; a 0-d operand's gradient is 0-d. */
 static void test_zero_size_and_0d(void)
@@ -357,6 +374,7 @@ int main(void)
     RUN(test_sum_over_stretched_dims);
     RUN(test_sum_to_shape_api);
     RUN(test_unreduced_terms_keep_their_sign);
+    RUN(test_one_element_rows_keep_the_sign);
     RUN(test_zero_size_and_0d);
     RUN(test_sub_mul_div);
     RUN(test_pow);
