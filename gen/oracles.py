@@ -132,6 +132,7 @@ _RULES = [
     ("torch", None, r"^expected scalar type \w+ but found \w+", "dtype"),
     ("torch", None, r"^expected (both vectors|m1 and m2) to have (the )?same dtype", "dtype"),
     ("torch", None, r"^dot : expected both vectors to have same dtype", "dtype"),
+    ("torch", None, r"^addmv input tensors must have the same dtype", "dtype"),   # torch 2: an empty mixed mv
     ("torch", None, r"^where expected condition to be a boolean tensor", "dtype"),
     ("torch", None, r"^Integers to negative integer powers are not allowed", "other"),
     # B34, weak scalars: NumPy 2 refuses a Python int outside the array's
