@@ -991,6 +991,29 @@ int br_finish(br_caseset *cs, br_err *err)
 /* The ramp of docs/case-format.md, kept exact: v = (i*A + B) mod M is
  * advanced by adding A mod M (no i*A product), and parse_pattern bounded M
  * and K to 2^53 so v - K is exact in int64 and in double. */
+void br_ramp_fill(int dtype, const int64_t pat[5], void *data, int64_t n)
+{
+    int64_t A = pat[0], B = pat[1], M = pat[2], K = pat[3], D = pat[4];
+    int64_t step = ((A % M) + M) % M, v = ((B % M) + M) % M;
+    int es = bc_dtype_size(dtype);
+    char *dst = data;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t x = v - K;
+        char *o = dst + j * es;
+        switch (dtype) {
+        case BCT_BOOL: { uint8_t u = x != 0; memcpy(o, &u, 1); break; }
+        case BCT_I8: case BCT_U8: { uint8_t u = (uint8_t)(uint64_t)x; memcpy(o, &u, 1); break; }
+        case BCT_I16: { uint16_t u = (uint16_t)(uint64_t)x; memcpy(o, &u, 2); break; }
+        case BCT_I32: { uint32_t u = (uint32_t)(uint64_t)x; memcpy(o, &u, 4); break; }
+        case BCT_I64: memcpy(o, &x, 8); break;
+        case BCT_F32: { float f = (float)((double)x / (double)D); memcpy(o, &f, 4); break; }
+        default: { double f = (double)x / (double)D; memcpy(o, &f, 8); break; }
+        }
+        v += step;
+        if (v >= M) v -= M;
+    }
+}
+
 int br_materialize(br_caseset *cs, br_case *c, br_err *err)
 {
     for (int i = 0; i < c->nargs; i++) {
@@ -1003,23 +1026,7 @@ int br_materialize(br_caseset *cs, br_case *c, br_err *err)
                      c->file, c->line, c->id, a->name, (long long)a->storage);
             return -1;
         }
-        int64_t A = a->pat[0], B = a->pat[1], M = a->pat[2], K = a->pat[3], D = a->pat[4];
-        int64_t step = ((A % M) + M) % M, v = ((B % M) + M) % M;
-        for (int64_t j = 0; j < a->storage; j++) {
-            int64_t x = v - K;
-            char *o = dst + j * es;
-            switch (a->dtype) {
-            case BCT_BOOL: { uint8_t u = x != 0; memcpy(o, &u, 1); break; }
-            case BCT_I8: case BCT_U8: { uint8_t u = (uint8_t)(uint64_t)x; memcpy(o, &u, 1); break; }
-            case BCT_I16: { uint16_t u = (uint16_t)(uint64_t)x; memcpy(o, &u, 2); break; }
-            case BCT_I32: { uint32_t u = (uint32_t)(uint64_t)x; memcpy(o, &u, 4); break; }
-            case BCT_I64: memcpy(o, &x, 8); break;
-            case BCT_F32: { float f = (float)((double)x / (double)D); memcpy(o, &f, 4); break; }
-            default: { double f = (double)x / (double)D; memcpy(o, &f, 8); break; }
-            }
-            v += step;
-            if (v >= M) v -= M;
-        }
+        br_ramp_fill(a->dtype, a->pat, dst, a->storage);
         a->data = dst;
         a->hash = br_fingerprint(dst, (size_t)a->storage * (size_t)es);
     }
@@ -1042,6 +1049,7 @@ unsigned br_source_profiles(const char *source)
     static const struct { const char *word; unsigned mask; } words[] = {
         { "numpy", 3u }, { "torch", 3u }, { "ref", 3u },   /* NumPy 1.24, torch 1.13 */
         { "numpy2", 12u }, { "torch2", 12u },             /* NumPy 2, torch 2 */
+        { "ref2", 12u },   /* ref's expectations for generation 2 (bcast-run explore and shrink write all four) */
         { "rule", 15u },   /* ref's own rule (axis_add, uni_add), applied through each generation's NumPy */
     };
     unsigned m = 0;

@@ -93,6 +93,11 @@ int br_finish(br_caseset *cs, br_err *err);
  * so a large suite costs nothing when it is not run). 0 or -1 with err. */
 int br_materialize(br_caseset *cs, br_case *c, br_err *err);
 
+/* The storage of `pattern ramp A B M K D` (pat) over n elements of dtype:
+ * element j is ((j*A + B) mod M - K) / D, integers wrapped to the dtype, bool
+ * as (value != 0) (docs/case-format.md). */
+void br_ramp_fill(int dtype, const int64_t pat[5], void *data, int64_t n);
+
 /* Bytes of the largest `ok` result the case expects (any profile), 0 if none. */
 int64_t br_case_result_bytes(const br_case *c);
 

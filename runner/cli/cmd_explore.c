@@ -30,7 +30,7 @@
 
 #define DEFAULT_SEED 1ull
 #define ROUND_MAX 2048                 /* cases per round */
-#define ROUND_BYTES ((size_t)64 << 20) /* live memory per round */
+#define ROUND_BYTES ((size_t)256 << 20) /* live memory per round (touched as used: a large case needs ~100 MB) */
 #define LIST_PER_SIG 100               /* failing cases listed per signature */
 #define LIST_TOTAL 20000               /* ... and in all */
 #define SHRINK_RUNS 100                /* per finding */
@@ -166,7 +166,7 @@ static int build(xp *x, uint64_t i, size_t *ci)
     char id[80] = "explore";   /* formatted only when written: listing formats its own */
     int all = x->o->emit_all;
     if (all) case_id(x, i, id, sizeof id);
-    br_spec_meta m = { id, "explore", "explored", "", "ref", "explore", all ? br_generation_profiles(x->profile) : 1u << x->profile, all };
+    br_spec_meta m = { id, "explore", "explored", "", "ref", "explore", all ? br_all_profiles() : 1u << x->profile, all };
     if (br_spec_to_live(&x->lv, &x->spec, &m, ci) != 0) return 0;
     if (all) br_case_write(&x->cs.cases[*ci], &x->all);
     return 1;
@@ -250,7 +250,7 @@ static int shrink_finding(xp *x, size_t f, br_buf *out)
     int same = br_shrink_judge(&cfg, &x->spec, sig, sizeof sig, &oc) == 0 && strcmp(sig, want) == 0;
     if (same && br_shrink(&cfg, &x->spec, want, &st) != 0) return 2;
     snprintf(id, sizeof id, "%s/shrunk", r->id);
-    br_spec_meta m = { same ? id : r->id, "explore", same ? "explored shrunk" : "explored", "", "ref", "explore", br_generation_profiles(x->profile), 1 };
+    br_spec_meta m = { same ? id : r->id, "explore", same ? "explored shrunk" : "explored", "", "ref", "explore", br_all_profiles(), 1 };
     size_t ci;
     br_live_rewind(&x->slv);
     if (br_spec_to_live(&x->slv, &x->spec, &m, &ci) != 0) return 2;
@@ -320,6 +320,7 @@ static int gen_config(xp *x)
     br_gen_cfg *g = &x->gen;
     memset(g, 0, sizeof *g);
     g->ops = ops & x->info.ops;
+    g->grad_ops = ops & x->info.grad_ops;
     g->dtypes = dts & x->info.dtypes;
     g->max_rank = x->info.max_rank > 0 && x->info.max_rank < BC_MAX_RANK ? x->info.max_rank : BC_MAX_RANK;
     g->flags = x->info.flags;
@@ -343,14 +344,15 @@ static int start(xp *x)
 {
     const br_opts *o = x->o;
     if (br_live_init(&x->lv, &x->cs, ROUND_MAX, ROUND_BYTES) != 0 ||
-        br_live_init(&x->slv, &x->cs, 17, (size_t)32 << 20) != 0) {
+        br_live_init(&x->slv, &x->cs, 17, (size_t)384 << 20) != 0) {
         fprintf(stderr, "bcast-run: explore: out of memory\n");
         return 2;
     }
     char tbuf[PATH_MAX + 32];
     br_iso_cfg cfg = br_iso_config(o, &x->cs, NULL, 0, tbuf, sizeof tbuf);
-    /* the generator's bound: an operand's storage is at most a few times max_elems */
-    cfg.arena_cap = (int64_t)BR_GEN_MAX_ELEMS * 64 * 8;
+    /* the generator's bound: an operand's storage is at most a few times
+     * max_elems, or (a large case) about twice its 2^21 elements, padded */
+    cfg.arena_cap = (int64_t)BR_GEN_LARGE_ELEMS * 4 * 8;
     cfg.in_cap = 4 * (cfg.arena_cap + 2 * 4096);
     br_err err;
     x->iso = br_iso_start(&x->cs, &cfg, &x->info, &err);

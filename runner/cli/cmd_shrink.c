@@ -129,7 +129,7 @@ static int print_result(shrink_state *s, const br_opts *o, const char *sig, cons
     char id[600];
     snprintf(id, sizeof id, "%s/shrunk", orig->id);
     br_live_rewind(&s->lv);
-    br_spec_meta meta = { id, orig->suite, "shrunk", "", "ref", "shrink", br_generation_profiles(s->profile), 1 };
+    br_spec_meta meta = { id, orig->suite, "shrunk", "", "ref", "shrink", br_all_profiles(), 1 };
     size_t idx;
     if (br_spec_to_live(&s->lv, &s->spec, &meta, &idx) != 0) { fprintf(stderr, "bcast-run: shrink: out of memory\n"); return 2; }
     const br_case *c = &s->cs.cases[idx];

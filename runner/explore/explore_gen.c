@@ -11,12 +11,14 @@
 typedef struct gen {
     br_rng r;
     br_spec *s;
-    uint64_t ops;
+    uint64_t ops, grad_ops;
     uint32_t dtypes;
     int max_rank, profile;
     int force_rank;          /* >= 0: the result rank of a probing case (one above the claim) */
     unsigned flags;
     int64_t max_elems;
+    int64_t large;           /* > 0: a large case, its result about this many elements (0 extents avoided) */
+    int grad;                /* a gradient case (BCT_MODE_GRAD): the op's inputs, then the incoming gradient */
 } gen;
 
 enum { ROLE_IN, ROLE_OUT, ROLE_OVERLAP };   /* layouts: an input, a writable arg, one that overlaps itself */
@@ -93,8 +95,27 @@ static void bound(gen *g, int64_t *sh, int rank, int64_t max)
     }
 }
 
+/* A large case's result: rank 1-4, every extent drawn as usual (0 made 1),
+ * then one dim stretched so that the product is about g->large, +-1 (tails
+ * past the SIMD widths and blocking sizes). */
+static int large_shape(gen *g, int64_t *sh)
+{
+    int r = (int)range(g, 1, g->max_rank < 4 ? (g->max_rank > 1 ? g->max_rank : 1) : 4), big = (int)range(g, 0, r - 1);
+    int64_t rest = 1;
+    for (int d = 0; d < r; d++) {
+        sh[d] = pick_extent(g);
+        if (sh[d] == 0) sh[d] = 1;
+        if (sh[d] > 64) sh[d] = range(g, 2, 64);
+        if (d != big) rest *= sh[d];
+    }
+    sh[big] = g->large / rest + range(g, -1, 1);
+    if (sh[big] < 1) sh[big] = 1;
+    return r;
+}
+
 static int result_shape(gen *g, int64_t *sh)
 {
+    if (g->large > 0 && g->max_rank > 0) return large_shape(g, sh);
     int r = pick_rank(g);
     /* a high rank keeps about 8 dims that are not 1 */
     for (int d = 0; d < r; d++) sh[d] = r > 8 && !chance(g, 8, (uint32_t)r) ? 1 : pick_extent(g);
@@ -142,7 +163,8 @@ static int pick_from(gen *g, uint32_t mask)
 /* An operand dtype for op: bitwise ops mostly get bool/int ones. */
 static int pick_dtype(gen *g, int op)
 {
-    uint32_t intish = g->dtypes & ~((1u << BCT_F32) | (1u << BCT_F64));
+    uint32_t fl = (1u << BCT_F32) | (1u << BCT_F64), intish = g->dtypes & ~fl;
+    if (g->grad && (g->dtypes & fl) && !chance(g, 1, 10)) return pick_from(g, g->dtypes & fl);   /* mostly differentiable */
     if (op >= BCT_BITWISE_AND && op <= BCT_BITWISE_XOR && intish && !chance(g, 1, 10)) return pick_from(g, intish);
     return pick_from(g, g->dtypes);
 }
@@ -223,47 +245,22 @@ static void put_special(gen *g, br_sarg *a, int64_t i)
     put(a, i, 0, ints[k % 6]);
 }
 
-/* The ramp v_i = ((i*A + B) mod M) - K over n elements of type T, each as (T)(v / D). */
-#define RAMP(T, D)                                                        \
-    do {                                                                  \
-        T *o = (T *)(void *)a->data;                                      \
-        for (int64_t i = 0; i < n; i++) {                                 \
-            o[i] = (T)((double)(v - K) / (D));                            \
-            v += step;                                                    \
-            if (v >= M) v -= M;                                           \
-        }                                                                 \
-    } while (0)
-#define RAMP_INT(T, U)                                                    \
-    do {                                                                  \
-        T *o = (T *)(void *)a->data;                                      \
-        for (int64_t i = 0; i < n; i++) {                                 \
-            o[i] = (T)(U)(uint64_t)(v - K);                               \
-            v += step;                                                    \
-            if (v >= M) v -= M;                                           \
-        }                                                                 \
-    } while (0)
-
 /* Fills a's storage: a ramp ((i*A + B) mod M - K) / D (D only for floats;
- * integers wrap to the dtype, bool is v != 0); then, when special, about 1
- * element in 6 becomes a special value, and with zeros about 1 in 4 becomes
- * 0 (divisors, B20). Positions are drawn, not every element tossed for. */
+ * integers wrap to the dtype, bool is v != 0), recorded as a's pattern; then,
+ * when special, about 1 element in 6 becomes a special value, and with zeros
+ * about 1 in 4 becomes 0 (divisors, B20). Positions are drawn, not every
+ * element tossed for. */
 static void fill(gen *g, br_sarg *a, int special, int zeros)
 {
     static const int64_t mods[] = { 3, 5, 7, 16, 100, 1000 };
-    static const double divs[] = { 1, 2, 4, 8 };
+    static const int64_t divs[] = { 1, 2, 4, 8 };
     int64_t A = range(g, 1, 7), M = mods[range(g, 0, 5)], B = range(g, 0, M - 1), K = range(g, 0, M / 2);
-    double D = divs[range(g, 0, 3)];
-    int64_t n = a->storage, v = B, step = A % M;
-    switch (a->dtype) {
-    case BCT_BOOL: { unsigned char *o = a->data; for (int64_t i = 0; i < n; i++) { o[i] = v != 0; v += step; if (v >= M) v -= M; } break; }
-    case BCT_I8: RAMP_INT(int8_t, uint8_t); break;
-    case BCT_U8: RAMP_INT(uint8_t, uint8_t); break;
-    case BCT_I16: RAMP_INT(int16_t, uint16_t); break;
-    case BCT_I32: RAMP_INT(int32_t, uint32_t); break;
-    case BCT_I64: RAMP_INT(int64_t, uint64_t); break;
-    case BCT_F32: RAMP(float, D); break;
-    default: RAMP(double, D); break;
-    }
+    int64_t D = divs[range(g, 0, 3)], n = a->storage;
+    int fl = a->dtype == BCT_F32 || a->dtype == BCT_F64;
+    int64_t pat[5] = { A, B, M, K, fl ? D : 1 };
+    br_ramp_fill(a->dtype, pat, a->data, n);
+    a->has_pat = 1;
+    memcpy(a->pat, pat, sizeof pat);
     if (n == 0) return;
     if (special) for (int64_t k = (n + range(g, 0, 5)) / 6; k > 0; k--) put_special(g, a, range(g, 0, n - 1));
     if (zeros) for (int64_t k = (n + range(g, 0, 3)) / 4; k > 0; k--) put(a, range(g, 0, n - 1), 0.0, 0);
@@ -280,8 +277,59 @@ static int make_arg(gen *g, int i, const char *name, int dtype, const int64_t *s
     if (dtype == BCT_NONE) { a->storage = 0; return 0; }
     layout(g, a, role);
     if (br_sarg_alloc(a) != 0) return -1;
-    fill(g, a, special, zeros);
+    /* gradient and large cases: ramps only (a summation order cannot change a
+     * sum of finite ramp terms by more than its bound; a large storage is
+     * written as its pattern) */
+    fill(g, a, special && !g->grad && !g->large, zeros && !g->large);
     return 0;
+}
+
+/* ---- the incoming gradient ---- */
+
+typedef struct fwd { int called, dtype, rank; int64_t shape[BC_MAX_RANK]; } fwd;
+
+/* alloc_output that only records the forward result's dtype and shape (and refuses). */
+static void *fwd_alloc(void *ctx, int dtype, int rank, const int64_t *shape)
+{
+    fwd *f = ctx;
+    if (f->called++ || rank < 0 || rank > BC_MAX_RANK) return NULL;
+    f->dtype = dtype;
+    f->rank = rank;
+    if (rank > 0) memcpy(f->shape, shape, (size_t)rank * sizeof *shape);
+    return NULL;
+}
+
+/* Makes the last arg the incoming gradient of a grad-mode case (B23): the
+ * shape of the forward result ref computes from the other args (0-d when
+ * that call fails: the case expects its error), its dtype the result's when
+ * that is a float, else a declared float; laid out like any input, so the
+ * incoming gradient is strided, reversed or stride 0 too. 0 or -1 (memory). */
+static int add_grad(gen *g)
+{
+    br_spec *s = g->s;
+    int n = s->nargs - 1;
+    bct_array in[BR_MAX_ARGS];
+    for (int i = 0; i < n; i++)
+        in[i] = (bct_array){ s->args[i].dtype, s->args[i].rank, s->args[i].shape, s->args[i].strides,
+                             s->args[i].offset, s->args[i].data };
+    fwd f;
+    memset(&f, 0, sizeof f);
+    bct_call call;
+    memset(&call, 0, sizeof call);
+    call.op = s->op;
+    call.mode = BCT_MODE_VALUE;
+    call.profile = g->profile;
+    call.nargs = n;
+    call.args = in;
+    call.target_rank = s->target_rank;
+    call.target_shape = s->target_shape;
+    call.alloc_output = fwd_alloc;
+    call.ctx = &f;
+    bc_error err;
+    (void)bc_eval(&call, &err);
+    uint32_t fl = g->dtypes & ((1u << BCT_F32) | (1u << BCT_F64));
+    int dt = f.called && (f.dtype == BCT_F32 || f.dtype == BCT_F64) ? f.dtype : pick_from(g, fl);
+    return make_arg(g, n, "grad", dt, f.shape, f.called ? f.rank : 0, ROLE_IN, 0, 0);
 }
 
 /* ---- ops ---- */
@@ -306,10 +354,10 @@ static int is_divisor_op(int op) { return op == BCT_DIV || op == BCT_FLOOR_DIVID
 /* Binary element-wise ops in the three modes (B1-B3, B8, B9, B18-B22). */
 static int gen_binary(gen *g, int op)
 {
-    int mode = pick_mode(g, op), rx, ry, ro = 0;
+    int mode = g->grad ? BCT_MODE_GRAD : pick_mode(g, op), rx, ry, ro = 0;
     int64_t R[BC_MAX_RANK], X[BC_MAX_RANK + 4], Y[BC_MAX_RANK + 4], O[BC_MAX_RANK];
     int r = result_shape(g, R);
-    if (br_spec_reset(g->s, op, mode, mode == BCT_MODE_OUT ? 3 : 2) != 0) return -1;
+    if (br_spec_reset(g->s, op, mode, mode == BCT_MODE_OUT || mode == BCT_MODE_GRAD ? 3 : 2) != 0) return -1;
     rx = mode == BCT_MODE_INPLACE && chance(g, 4, 5) ? r : derive(g, R, r, X);
     if (rx == r) memcpy(X, R, (size_t)r * sizeof *R);
     ry = derive(g, R, r, Y);
@@ -322,6 +370,7 @@ static int gen_binary(gen *g, int op)
     if (make_arg(g, 0, mode == BCT_MODE_INPLACE ? "self" : "x", dx, X, rx > BC_MAX_RANK ? BC_MAX_RANK : rx,
                  mode == BCT_MODE_INPLACE ? self_role : ROLE_IN, special, 0) != 0) return -1;
     if (make_arg(g, 1, "y", dy, Y, ry > BC_MAX_RANK ? BC_MAX_RANK : ry, ROLE_IN, special, is_divisor_op(op)) != 0) return -1;
+    if (mode == BCT_MODE_GRAD) return add_grad(g);
     if (mode != BCT_MODE_OUT) return 0;
     ro = chance(g, 7, 10) ? r : derive(g, R, r, O);
     if (ro == r) memcpy(O, R, (size_t)r * sizeof *R);
@@ -334,19 +383,20 @@ static int gen_where(gen *g)
 {
     int64_t R[BC_MAX_RANK], S[3][BC_MAX_RANK + 4];
     int rk[3], r = result_shape(g, R);
-    if (br_spec_reset(g->s, BCT_WHERE, BCT_MODE_VALUE, 3) != 0) return -1;
+    if (br_spec_reset(g->s, BCT_WHERE, g->grad ? BCT_MODE_GRAD : BCT_MODE_VALUE, g->grad ? 4 : 3) != 0) return -1;
     for (int i = 0; i < 3; i++) rk[i] = derive(g, R, r, S[i]);
     if (chance(g, 1, 8)) {
         int a = (int)range(g, 0, 2), b = (a + (int)range(g, 1, 2)) % 3;
         clash(g, S[a], rk[a], S[b], &rk[b]);
     }
-    int dc = (g->dtypes & 1u) && !chance(g, 1, 10) ? BCT_BOOL : pick_dtype(g, BCT_WHERE);
+    /* cond: bool in 9 of 10 (always in a gradient case: gen/'s NumPy gradient of where takes a bool mask) */
+    int dc = (g->dtypes & 1u) && (g->grad || !chance(g, 1, 10)) ? BCT_BOOL : pick_dtype(g, BCT_WHERE);
     int dx = pick_dtype(g, BCT_WHERE), dy = second_dtype(g, BCT_WHERE, dx), special = chance(g, 2, 5);
     static const char *const names[] = { "cond", "x", "y" };
     int dts[3] = { dc, dx, dy };
     for (int i = 0; i < 3; i++)
         if (make_arg(g, i, names[i], dts[i], S[i], rk[i] > BC_MAX_RANK ? BC_MAX_RANK : rk[i], ROLE_IN, special, 0) != 0) return -1;
-    return 0;
+    return g->grad ? add_grad(g) : 0;
 }
 
 /* broadcast_to (B5) and expand (B6, -1 keeps a dim): x derived from the target. */
@@ -354,7 +404,7 @@ static int gen_view(gen *g, int op)
 {
     int64_t T[BC_MAX_RANK], X[BC_MAX_RANK + 4];
     int r = result_shape(g, T), rx = derive(g, T, r, X);
-    if (br_spec_reset(g->s, op, BCT_MODE_VALUE, 1) != 0) return -1;
+    if (br_spec_reset(g->s, op, g->grad ? BCT_MODE_GRAD : BCT_MODE_VALUE, g->grad ? 2 : 1) != 0) return -1;
     if (chance(g, 1, 8) && rx > 0) {   /* B3/B5: x's extent is neither 1 nor the target's */
         int d = (int)range(g, 0, rx - 1);
         X[d] = T[r - rx + d] + range(g, 1, 3);
@@ -367,7 +417,8 @@ static int gen_view(gen *g, int op)
     g->s->target_rank = r;
     memcpy(g->s->target_shape, T, (size_t)r * sizeof *T);
     int dx = pick_dtype(g, op);
-    return make_arg(g, 0, "x", dx, X, rx, ROLE_IN, chance(g, 2, 5), 0);
+    if (make_arg(g, 0, "x", dx, X, rx, ROLE_IN, chance(g, 2, 5), 0) != 0) return -1;
+    return g->grad ? add_grad(g) : 0;
 }
 
 /* matmul (B12-B14): batch dims broadcast, core dims (n,k)@(k,m) never do. */
@@ -379,7 +430,7 @@ static int gen_matmul(gen *g)
     for (int i = 0; i < 3; i++) core[i] = pick_extent(g);
     bound(g, core, 3, 256);
     bound(g, B, rb, g->max_elems / 256 > 0 ? g->max_elems / 256 : 1);
-    if (br_spec_reset(g->s, BCT_MATMUL, BCT_MODE_VALUE, 2) != 0) return -1;
+    if (br_spec_reset(g->s, BCT_MATMUL, g->grad ? BCT_MODE_GRAD : BCT_MODE_VALUE, g->grad ? 3 : 2) != 0) return -1;
     int rx = g->max_rank >= 2 && !chance(g, 3, 20) ? derive(g, B, rb, X) + 2 : 1;
     int ry = g->max_rank >= 2 && !chance(g, 3, 20) ? derive(g, B, rb, Y) + 2 : 1;
     int64_t k2 = chance(g, 1, 10) ? core[1] + range(g, 1, 2) : core[1];   /* B13: core mismatch */
@@ -388,7 +439,8 @@ static int gen_matmul(gen *g)
     if (chance(g, 1, 50)) { if (chance(g, 1, 2)) rx = 0; else ry = 0; }   /* B13: a 0-d operand */
     int dx = pick_dtype(g, BCT_MATMUL), dy = second_dtype(g, BCT_MATMUL, dx), special = chance(g, 1, 5);
     if (make_arg(g, 0, "x", dx, X, rx, ROLE_IN, special, 0) != 0) return -1;
-    return make_arg(g, 1, "y", dy, Y, ry, ROLE_IN, special, 0);
+    if (make_arg(g, 1, "y", dy, Y, ry, ROLE_IN, special, 0) != 0) return -1;
+    return g->grad ? add_grad(g) : 0;
 }
 
 /* broadcast_shapes: 1 to 5 shape-only operands (B4). */
@@ -446,8 +498,22 @@ static int gen_uni(gen *g)
     return make_arg(g, 1, "y", dy, Y, ry, ROLE_IN, special, 0);
 }
 
+/* Ops explored in grad mode: ref's gradient ops but div and pow, whose local
+ * derivatives have no bound from the operands alone (their rounding tolerance
+ * in gen/grad_builder.py comes from the terms' magnitudes), and matmul, whose
+ * gradient through a one-term core sum keeps or drops a -0 term by torch
+ * version and operand rank (measured: x's gradient against a 1-D y is -0 in
+ * torch 1.13 and 2.15, against a (2,1) y +0 in 1.13 and -0 in 2.15), where
+ * ref always sums from +0: an open ref bug exploration found, left out until
+ * ref models it (issue #25). */
+#define EXPLORE_GRAD_OPS (BC_GRAD_OPS & ~((UINT64_C(1) << BCT_DIV) | (UINT64_C(1) << BCT_POW) | \
+                                          (UINT64_C(1) << BCT_MATMUL)))
+
 static int gen_op(gen *g, int op)
 {
+    /* a gradient case in 1 of 4 of an op the target differentiates (with a float dtype to give it) */
+    g->grad = ((g->grad_ops & EXPLORE_GRAD_OPS) >> op & 1) && (g->dtypes & ((1u << BCT_F32) | (1u << BCT_F64)))
+              && (op != BCT_WHERE || (g->dtypes & 1u)) && chance(g, 1, 4);
     switch (op) {
     case BCT_WHERE: return gen_where(g);
     case BCT_BROADCAST_TO: case BCT_EXPAND: return gen_view(g, op);
@@ -492,6 +558,7 @@ int br_gen_case(const br_gen_cfg *cfg, uint64_t seed, uint64_t index, br_spec *s
     g.s = s;
     g.force_rank = -1;
     g.ops = cfg->ops;
+    g.grad_ops = cfg->grad_ops;
     g.dtypes = cfg->dtypes;
     g.max_rank = cfg->max_rank;
     g.flags = cfg->flags;
@@ -503,6 +570,16 @@ int br_gen_case(const br_gen_cfg *cfg, uint64_t seed, uint64_t index, br_spec *s
     int cls = br_rng_pick(&g.r, size_w, 3);
     g.max_elems = cls == 0 ? max / 64 : cls == 1 ? max / 8 : max;
     if (g.max_elems < 1) g.max_elems = 1;
+    /* 1 case in LARGE_ONE_IN of the first BR_GEN_LARGE_WINDOW is large: about 2^k elements, k uniform in
+     * 13..log2(large_elems) (up to 2^21 by default), beyond the SIMD widths and
+     * blocking sizes the sizes suite reaches */
+    int64_t lmax = cfg->large_elems ? cfg->large_elems : BR_GEN_LARGE_ELEMS;
+    if (lmax > max && index < BR_GEN_LARGE_WINDOW && chance(&g, 1, BR_GEN_LARGE_ONE_IN)) {
+        int top = 13;
+        while (top < 40 && ((int64_t)1 << (top + 1)) <= lmax) top++;
+        g.large = (int64_t)1 << range(&g, 13, top);
+        g.max_elems = g.large + 1;
+    }
     if (cfg->probe && chance(&g, 1, 8)) {   /* outside the claim: any op, dtype, mode, layout; one rank more */
         g.ops = cfg->probe_ops;
         g.dtypes = cfg->probe_dtypes;

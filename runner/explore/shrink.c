@@ -283,7 +283,7 @@ static int cmp_member_desc(const void *a, const void *b)
 /* In-place or out= becomes a plain call: self is x, out= goes. */
 static int pass_mode(const br_spec *cur, long k, br_spec *out)
 {
-    if (k > 0 || cur->mode == BCT_MODE_VALUE) return 0;
+    if (k > 0 || cur->mode == BCT_MODE_VALUE || cur->mode == BCT_MODE_GRAD) return 0;   /* a gradient stays one */
     if (br_spec_copy(out, cur) != 0) return -1;
     if (out->mode == BCT_MODE_OUT) out->nargs--;
     else snprintf(out->args[0].name, sizeof out->args[0].name, "x");

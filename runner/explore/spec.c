@@ -8,6 +8,7 @@
 
 #include "target/call.h"
 #include "judge/compare.h"
+#include "explore/grad_expect.h"
 
 void br_spec_init(br_spec *s)
 {
@@ -129,6 +130,7 @@ int br_spec_from_case(br_spec *s, const br_case *c)
         memcpy(b->strides, a->strides, (size_t)a->rank * sizeof(int64_t));
         b->offset = a->offset;
         b->storage = a->storage;
+        if (a->data_kind == BR_DATA_PATTERN) { b->has_pat = 1; memcpy(b->pat, a->pat, sizeof b->pat); }
         if (a->data == NULL || br_sarg_alloc(b) != 0) return -1;
         if (br_sarg_bytes(b)) memcpy(b->data, a->data, br_sarg_bytes(b));
     }
@@ -274,7 +276,7 @@ static void words_join(wordset *s, char *buf, size_t cap)
 /* An arg whose shape takes part in broadcasting (not out=). */
 static int shaped(const br_case *c, int i)
 {
-    return !(c->mode == BCT_MODE_OUT && i == c->nargs - 1);
+    return !((c->mode == BCT_MODE_OUT || c->mode == BCT_MODE_GRAD) && i == c->nargs - 1);
 }
 
 /* Whether some right-aligned position has a 1 (or a missing dim) against a larger extent. */
@@ -331,7 +333,7 @@ static void auto_tags(const br_case *c, wordset *t)
     if (has_stretch(c)) word_add(t, "stretch");
     if (nonc) word_add(t, "noncontiguous");
     if (c->mode == BCT_MODE_INPLACE) word_add(t, "in-place");
-    if (c->nexpect == 2) word_add(t, "divergent");
+    if (c->mode == BCT_MODE_GRAD) word_add(t, "grad");
 }
 
 static int expects_class(const br_case *c, int status)
@@ -369,7 +371,8 @@ static void auto_rules(const br_case *c, const wordset *tags, wordset *r)
     if (op == BCT_BROADCAST_TO) word_add(r, "B5");
     if (op == BCT_EXPAND) word_add(r, "B6");
     if (op == BCT_UNI_ADD) word_add(r, "B7");
-    if (c->mode != BCT_MODE_VALUE) word_add(r, "B8");
+    if (c->mode == BCT_MODE_INPLACE || c->mode == BCT_MODE_OUT) word_add(r, "B8");
+    if (c->mode == BCT_MODE_GRAD) word_add(r, "B23");
     if (expects_class(c, BCT_ERR_OVERLAP)) word_add(r, "B9");
     if (op == BCT_AXIS_ADD) { word_add(r, "B10"); word_add(r, "B11"); }
     if (op == BCT_MATMUL) { word_add(r, "B12"); word_add(r, "B13"); word_add(r, "B14"); }
@@ -384,6 +387,22 @@ static void auto_rules(const br_case *c, const wordset *tags, wordset *r)
 }
 
 /* ---- the build ---- */
+
+/* Whether b's storage still holds its pattern (a shrink pass may have edited
+ * it): then the case is written with the pattern, not the values. Only
+ * storages of more than PATTERN_OVER elements: small ones read better as values. */
+#define PATTERN_OVER 64
+static int pattern_holds(const br_sarg *b)
+{
+    if (!b->has_pat || b->storage <= PATTERN_OVER || b->data == NULL) return 0;
+    size_t nb = br_sarg_bytes(b);
+    unsigned char *t = malloc(nb);
+    if (t == NULL) return 0;
+    br_ramp_fill(b->dtype, b->pat, t, b->storage);
+    int same = memcmp(t, b->data, nb) == 0;
+    free(t);
+    return same;
+}
 
 /* Copies the spec's operands into the live case c. 0 or -1 (full). */
 static int build_args(br_live *lv, const br_spec *s, br_case *c)
@@ -409,6 +428,7 @@ static int build_args(br_live *lv, const br_spec *s, br_case *c)
         if (a->strides == NULL || a->data == NULL) return -1;
         if (nb) memcpy(a->data, b->data, nb);
         a->hash = br_fingerprint(a->data, nb);
+        if (pattern_holds(b)) { a->data_kind = BR_DATA_PATTERN; memcpy(a->pat, b->pat, sizeof a->pat); }
     }
     if (s->target_rank >= 0) {
         c->target_rank = s->target_rank;
@@ -420,13 +440,17 @@ static int build_args(br_live *lv, const br_spec *s, br_case *c)
     return 0;
 }
 
+enum { EX_DIVERGENT = 1, EX_GENERATION_CHANGED = 2 };   /* build_expects' flags */
+
 /* Tags and rules: the meta's, plus (with auto_tags) those the case shows. */
-static int build_words(br_live *lv, const br_spec_meta *m, br_case *c)
+static int build_words(br_live *lv, const br_spec_meta *m, br_case *c, int fl)
 {
     wordset t, r;
     char buf[600];
     t.n = r.n = 0;
     words_add_list(&t, m->tags);
+    if (fl & EX_DIVERGENT) word_add(&t, "divergent");
+    if (fl & EX_GENERATION_CHANGED) word_add(&t, "generation-changed");
     words_add_list(&r, m->rules);
     if (m->auto_tags) { auto_tags(c, &t); auto_rules(c, &t, &r); }
     words_join(&t, buf, sizeof buf);
@@ -434,6 +458,65 @@ static int build_words(br_live *lv, const br_spec_meta *m, br_case *c)
     words_join(&r, buf, sizeof buf);
     c->rules = br_live_str(lv, buf);
     return c->tags && c->rules ? 0 : -1;
+}
+
+/* An exact expectation of more than BR_SPEC_DIGEST_OVER elements (a large
+ * case's) is kept as its digest too, so that it is written as one (judged by
+ * it: a mismatch is localised on ref). */
+static void digest_large(br_case *c)
+{
+    for (int k = 0; k < c->nexpect; k++) {
+        br_expect *e = &c->expect[k];
+        if (e->status != BCT_OK || e->cmp != BR_CMP_EXACT || e->dtype == BCT_NONE || e->nelem <= BR_SPEC_DIGEST_OVER)
+            continue;
+        e->digest = br_digest(e->dtype, e->values, e->nelem);
+        e->data_kind = BR_DATA_DIGEST;
+    }
+}
+
+/* One profile's expectations of c, appended: a result or error (ref_expect),
+ * or in grad mode one per gradient (br_grad_expect). How many, or -1 (full). */
+static int profile_expects(br_live *lv, br_case *c, int p)
+{
+    if (c->mode == BCT_MODE_GRAD) return br_grad_expect(lv, c, p, &c->expect[c->nexpect], BR_MAX_EXPECT - c->nexpect);
+    return ref_expect(lv, c, p, &c->expect[c->nexpect]) != 0 ? -1 : 1;
+}
+
+/* Whether the n expectations at a and at b are the same (gradient by gradient). */
+static int same_set(const br_expect *a, const br_expect *b, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (a[k].grad_arg != b[k].grad_arg || !same_expect(&a[k], &b[k])) return 0;
+    return 1;
+}
+
+/* Every profile's expectations in profiles, in profile order. When every
+ * profile's set is the same they collapse to one `*` set (the source line
+ * then names what `*` covers); otherwise each profile keeps its own (the
+ * format's `*` cannot sit beside a profile's own line). Returns the EX_*
+ * flags (numpy's differ from torch's; a generation's from the other's), or -1 (full). */
+static int build_expects(br_live *lv, br_case *c, unsigned profiles)
+{
+    int per[BCT_PROFILE_COUNT] = { 0 }, at[BCT_PROFILE_COUNT] = { 0 }, first = -1, same = 1, fl = 0;
+    for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
+        if (!(profiles & (1u << p))) continue;
+        at[p] = c->nexpect;
+        int n = profile_expects(lv, c, p);
+        if (n < 0) return -1;
+        per[p] = n;
+        c->nexpect += n;
+        if (first < 0) first = p;
+        else if (per[p] != per[first] || !same_set(&c->expect[at[first]], &c->expect[at[p]], n)) same = 0;
+    }
+    for (int p = 0; p + 1 < BCT_PROFILE_COUNT; p += 2)   /* numpy against torch, numpy2 against torch2 */
+        if ((profiles >> p & 3u) == 3u && (per[p] != per[p + 1] || !same_set(&c->expect[at[p]], &c->expect[at[p + 1]], per[p])))
+            fl |= EX_DIVERGENT;
+    if ((profiles & 15u) == 15u && !same && (per[0] != per[2] || !same_set(&c->expect[at[0]], &c->expect[at[2]], per[0])))
+        fl |= EX_GENERATION_CHANGED;
+    if (!same || first < 0 || (profiles != 3u && profiles != 15u)) return fl;
+    c->nexpect = per[first];
+    for (int k = 0; k < per[first]; k++) c->expect[k].profile = BR_PROFILE_ANY;
+    return fl;
 }
 
 int br_spec_to_live(br_live *lv, const br_spec *s, const br_spec_meta *m, size_t *index)
@@ -447,16 +530,13 @@ int br_spec_to_live(br_live *lv, const br_spec *s, const br_spec_meta *m, size_t
     c->source = br_live_str(lv, m->source ? m->source : "");
     c->file = br_live_str(lv, m->file ? m->file : "");
     if (!c->id || !c->suite || !c->source || !c->file || build_args(lv, s, c) != 0) goto full;
-    for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
-        if (!(m->profiles & (1u << p))) continue;
-        if (ref_expect(lv, c, p, &c->expect[c->nexpect]) != 0) goto full;
-        c->nexpect++;
-    }
-    if (m->profiles == 3u && c->nexpect == 2 && same_expect(&c->expect[0], &c->expect[1])) {
-        c->nexpect = 1;
-        c->expect[0].profile = BR_PROFILE_ANY;   /* source ref: `*` covers numpy and torch */
-    }
-    if (build_words(lv, m, c) != 0) goto full;
+    int fl = build_expects(lv, c, m->profiles);
+    if (fl < 0) goto full;
+    digest_large(c);
+    /* source: `ref` stands for generation 1, `ref2` for generation 2 (br_source_profiles) */
+    if ((m->profiles & 15u) == 15u) c->source = br_live_str(lv, "ref ref2");
+    if (c->source == NULL) goto full;
+    if (build_words(lv, m, c, fl) != 0) goto full;
     return 0;
 full:
     br_live_drop_last(lv);
@@ -466,4 +546,9 @@ full:
 unsigned br_generation_profiles(int profile)
 {
     return profile >= BCT_PROFILE_NUMPY2 ? 12u : 3u;
+}
+
+unsigned br_all_profiles(void)
+{
+    return (1u << BCT_PROFILE_COUNT) - 1u;
 }

@@ -13,6 +13,9 @@
 typedef struct br_sarg {
     char name[16];
     int dtype, rank;
+    int has_pat;             /* the storage was filled from pat (a `pattern ramp`); a case is written with
+                                the pattern only while its data still equals it (checked when built) */
+    int64_t pat[5];
     int64_t shape[BC_MAX_RANK], strides[BC_MAX_RANK];
     int64_t offset, storage;
     unsigned char *data;
@@ -43,6 +46,10 @@ typedef struct br_spec_meta {
  * numpy and torch); generation-2 cases keep a line per profile. */
 unsigned br_generation_profiles(int profile);
 
+/* Every profile (numpy, torch, numpy2, torch2): what explore and shrink
+ * write, so that gen/confirm.py checks ref against all four oracles. */
+unsigned br_all_profiles(void);
+
 void br_spec_init(br_spec *s);
 void br_spec_free(br_spec *s);
 
@@ -66,6 +73,7 @@ int br_spec_from_case(br_spec *s, const br_case *c);
  * when the profiles agree (else the case is tagged divergent). Comparison is
  * `ulp 2` for pow (as gen/ does), exact otherwise. *index: the case's index
  * in lv's case set. 0, or -1 when lv is full (nothing usable is left behind). */
+#define BR_SPEC_DIGEST_OVER 4100   /* an exact result of more elements is kept (and written) as its digest */
 int br_spec_to_live(br_live *lv, const br_spec *s, const br_spec_meta *m, size_t *index);
 
 /* Elements the view addresses (product of extents), saturating at INT64_MAX. */

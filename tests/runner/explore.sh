@@ -23,7 +23,7 @@ shrink_prints_a_smaller_case_that_still_fails() {
     want_rc s1 0
     head -n 1 "$TMP/s1.out" | grep -qx 'bcast-cases 1' || fail "stdout is not a case file: $(head -c 200 "$TMP/s1.out")"
     grep -q "^case binary/add/i32/(2,1)x(3,)/shrunk$" "$TMP/s1.out" || fail "no shrunk record"
-    grep -q '^source ref$' "$TMP/s1.out" || fail "the shrunk case is not marked source ref"
+    grep -q '^source ref ref2$' "$TMP/s1.out" || fail "the shrunk case is not marked source ref ref2 (ref's expectations for both generations)"
     grep -q '^# NumPy: /usr/bin/python3 -c ' "$TMP/s1.out" && grep -q '^# torch: ' "$TMP/s1.out" ||
         fail "no NumPy/torch one-liners"
     grep -q "wrong shape (one dim fewer) | expected ok" "$TMP/s1.out" || fail "the signature is not named"
@@ -78,7 +78,7 @@ explore_finds_the_flaw_and_its_file_replays() {
         fail "wrong_shape fails add only, yet other ops are listed"
     cases=$(grep -c '^case ' "$TMP/ws.cases")
     [ "$cases" -eq "$n" ] || fail "$n findings, $cases cases emitted"
-    grep -q '^tags .*explored' "$TMP/ws.cases" && grep -q '^source ref$' "$TMP/ws.cases" || fail "emitted cases not tagged"
+    grep -q '^tags .*explored' "$TMP/ws.cases" && grep -q '^source ref ref2$' "$TMP/ws.cases" || fail "emitted cases not tagged"
     # the file replays: every case fails on the target the same way, and passes on ref
     bcr w2 --target "$WS" --no-color --format json --output "$TMP/w2.json" "$TMP/ws.cases"
     want_rc w2 1
