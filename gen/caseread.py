@@ -28,11 +28,21 @@ class Record:
         self.text = []
 
     def expect_for(self, profile):
-        """(Outcome, compare) that applies under profile ('numpy' or 'torch')."""
-        for p, oc, cmp in self.expects:
-            if p in ("*", profile):
-                return oc, cmp
-        return None, None
+        """(Outcome, compare) that applies under profile (the first, in grad mode)."""
+        lines = self.expects_for(profile)
+        return lines[0] if lines else (None, None)
+
+    def expects_for(self, profile):
+        """[(Outcome, compare)] that apply under profile: its own lines, else the
+        `*` lines, which cover numpy and torch, and numpy2 and torch2 only when
+        source names a generation-2 oracle (docs/case-format.md). In grad mode
+        an ok Outcome has `grad_name`, the input it is the gradient of."""
+        own = [(oc, cmp) for p, oc, cmp in self.expects if p == profile]
+        if own:
+            return own
+        if profile.endswith("2") and not any(w in self.source for w in ("numpy2", "torch2", "rule", "ref2")):
+            return []
+        return [(oc, cmp) for p, oc, cmp in self.expects if p == "*"]
 
 
 def parse_float(tok):
@@ -95,13 +105,14 @@ class _Reader:
                 raise GenError("%s: arg %s: %d values for storage %d" % (self.where(), name, len(st), storage))
             self.cur.args.append(Operand(name, dtype, shape, strides, offset, storage=st, storage_len=storage))
         else:
-            profile, dtype, shape, compare = target
+            profile, dtype, shape, compare, grad_name = target
             if key == "digest":
                 oc = Outcome("ok", dtype, shape, digest=(toks[1], int(toks[2])))
             elif dtype == "-":
                 oc = Outcome("ok", "-", shape, [])
             else:
                 oc = Outcome("ok", dtype, shape, fmt_values(parse_values(toks, dtype, self.where()), dtype))
+            oc.grad_name = grad_name
             self.cur.expects.append((profile, oc, compare))
 
     def keyword(self, key, rest):
@@ -131,7 +142,9 @@ class _Reader:
             if len(f) == 3 and f[1] == "error":
                 c.expects.append((f[0], Outcome("error", cls=f[2]), "exact"))
             elif len(f) >= 5 and f[1] == "ok":
-                self.pending = ("expect", (f[0], f[2], shape_of(f[3], self.where()), " ".join(f[4:])))
+                self.pending = ("expect", (f[0], f[2], shape_of(f[3], self.where()), " ".join(f[4:]), None))
+            elif len(f) >= 6 and f[1] == "grad":
+                self.pending = ("expect", (f[0], f[3], shape_of(f[4], self.where()), " ".join(f[5:]), f[2]))
             else:
                 raise GenError("%s: malformed expect line" % self.where())
         else:

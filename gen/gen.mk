@@ -7,8 +7,9 @@
 #   make cases-check       regenerate into a temp dir and diff against cases/
 #   make cases-crosscheck  run cases/ through bcast-run + ref in the four profiles; list failures
 #   make cases-large       the opt-in `large` suite (gigabyte outputs and storages; see gen/suite_large.py)
-#   make confirm FILE=F    promote explored cases (bcast-run explore --emit F): NumPy and torch
-#                          re-derive their expectations, ref must agree (exit 1 and the case
+#   make confirm FILE=F    promote explored cases (bcast-run explore --emit F): the four oracles
+#                          (NumPy 2/torch 2, then NumPy 1.24/torch 1.13) re-derive their
+#                          expectations, ref must agree (exit 1 and the case
 #                          when it does not: a ref bug); confirmed inputs go to
 #                          gen/explored/inputs.cases and `cases/explored.cases` is regenerated
 #   make explore-check     CI: EXPLORE_CHECK_CASES random cases of bcast-run explore's stream
@@ -74,10 +75,11 @@ cases-large: $(GEN_FNV)
 	$(GEN_PY) --out cases --suite large --jobs $(GEN_JOBS)
 
 # Promotion of explored cases (docs/explore.md).
-confirm:
+confirm: $(GEN_FNV)
 	@test -n "$(FILE)" || { echo "make confirm: set FILE=... (a file written by bcast-run explore --emit)" >&2; exit 2; }
 	$(GEN_NEEDS_PY2)
-	$(GEN_NPY_SIMD) $(PYTHON) gen/confirm.py --jobs $(GEN_JOBS) $(FILE)
+	$(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON2) gen/confirm.py --generation 2 --jobs $(GEN_JOBS) $(FILE)
+	$(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/confirm.py --jobs $(GEN_JOBS) $(FILE)
 	$(GEN_PY) --out cases --suite explored --jobs 1
 
 # CI: ref against NumPy and torch on random cases. 20000 cases take about a
@@ -85,12 +87,15 @@ confirm:
 # so a failure reproduces.
 EXPLORE_CHECK_CASES ?= 20000
 EXPLORE_CHECK_SEED  ?= 1
-explore-check: $(CROSS_RUNNER) $(CROSS_TARGET)
+explore-check: $(CROSS_RUNNER) $(CROSS_TARGET) $(GEN_FNV)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(CROSS_RUNNER) explore --target $(CROSS_TARGET) --seed $(EXPLORE_CHECK_SEED) \
 	  --cases $(EXPLORE_CHECK_CASES) --jobs 2 --emit-all --emit "$$tmp/explored.cases" >"$$tmp/run.txt" || \
 	  { cat "$$tmp/run.txt"; echo "explore-check: bcast-run explore failed against ref"; exit 1; }; \
-	$(GEN_NPY_SIMD) $(PYTHON) gen/confirm.py --check --jobs $(GEN_JOBS) "$$tmp/explored.cases"
+	$(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/confirm.py --check --jobs $(GEN_JOBS) "$$tmp/explored.cases" && \
+	if command -v $(PYTHON2) >/dev/null 2>&1; then \
+	  $(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON2) gen/confirm.py --check --generation 2 --jobs $(GEN_JOBS) "$$tmp/explored.cases"; \
+	else echo "explore-check: generation 2 SKIPPED: $(PYTHON2) is missing (NumPy 2 / torch 2 oracles; sh .ci/install-deps)"; fi
 
 TESTS += "sh tests/run-pytest.sh gen/tests"
 # docs/semantics.md: every example block is executed against NumPy and torch.

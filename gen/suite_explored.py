@@ -13,10 +13,12 @@ import os
 import zlib
 
 import caseread
+import grad_builder
 from builder import make_case
 from caseio import fmt_shape
 
 SUITE = "explored"
+DIGEST_OVER = 64   # a result (or gradient) of more elements is written as its digest: explored large cases
 INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "explored", "inputs.cases")
 
 
@@ -33,8 +35,15 @@ def cases(path=INPUTS):
     if not os.path.exists(path):
         return
     for rec in caseread.read_file(path):
-        compare = rec.expects[0][2] if rec.expects else "exact"
         tags = ["explored"] + [t for t in rec.tags if t == "shrunk"]
+        comments = ["promoted from %s (bcast-run explore; confirmed by gen/confirm.py)" % rec.id]
+        if rec.mode == "grad":   # the op's inputs, then the incoming gradient; the oracles' own tolerances
+            yield grad_builder.make_grad_case(case_id(rec), SUITE, rec.op, rec.args[:-1], rec.args[-1],
+                                              attrs=rec.attrs, tags=tags, rules=rec.rules, expect_agree=False,
+                                              digest_over=DIGEST_OVER, comments=comments)
+            continue
+        compare = rec.expects[0][2] if rec.expects else "exact"
+        digest = compare == "exact" and rec.op != "pow"
         yield make_case(case_id(rec), SUITE, rec.op, rec.args, mode=rec.mode, attrs=rec.attrs,
-                        tags=tags, rules=rec.rules, compare=compare,
-                        comments=["promoted from %s (bcast-run explore; confirmed by gen/confirm.py)" % rec.id])
+                        tags=tags, rules=rec.rules, compare=compare, comments=comments,
+                        digest_over=DIGEST_OVER if digest else None)
