@@ -18,8 +18,10 @@ import tempfile
 def run_profile(runner, target, paths, profile):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "result.json")
+        # every file's suite named, so that opt-in suites (explored) are checked too
+        suites = [a for p in paths for a in ("--suite", os.path.basename(p)[:-len(".cases")]) if p.endswith(".cases")]
         proc = subprocess.run([runner, "--target", target, "--profile", profile, "--jobs", "2",
-                               "--format", "json", "--output", out] + paths,
+                               "--format", "json", "--output", out] + suites + paths,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         last = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
         if proc.returncode not in (0, 1) or not os.path.exists(out):
