@@ -150,6 +150,39 @@ static void test_generator_is_reproducible_case_by_case(void)
     br_spec_free(&b);
 }
 
+/* A target with grad_ops gets gradient cases (the incoming gradient last, at
+ * the forward result's shape, and expectations ref computes per gradient),
+ * and the first BR_GEN_LARGE_WINDOW cases hold about 1 large case in 128,
+ * between 2^13 and 2^21 + 2^18 elements; cases past the window are never large. */
+static void test_generator_makes_gradient_and_large_cases(void)
+{
+    br_gen_cfg g = everything();
+    g.grad_ops = BC_GRAD_OPS;
+    br_spec s;
+    br_spec_init(&s);
+    int grads = 0, large = 0, late_large = 0, bad_grad = 0, too_big = 0;
+    for (uint64_t i = 0; i < 6000; i++) {
+        uint64_t idx = i < 4000 ? i : BR_GEN_LARGE_WINDOW + i;
+        CHECK(br_gen_case(&g, 3, idx, &s) == 0);
+        int64_t most = 0;
+        for (int k = 0; k < s.nargs; k++) { int64_t n = br_sarg_count(&s.args[k]); if (n > most && n != INT64_MAX) most = n; }
+        if (s.op != BCT_BROADCAST_SHAPES && idx < BR_GEN_LARGE_WINDOW) large += most >= 8192;
+        if (s.op != BCT_BROADCAST_SHAPES && idx >= BR_GEN_LARGE_WINDOW) late_large += most > 3 * BR_GEN_MAX_ELEMS;   /* a clash may add a little */
+        too_big += most > BR_GEN_LARGE_ELEMS + (BR_GEN_LARGE_ELEMS >> 3);
+        if (s.mode != BCT_MODE_GRAD) continue;
+        grads++;
+        bad_grad += !(BC_GRAD_OPS >> s.op & 1) || s.op == BCT_DIV || s.op == BCT_POW || s.op == BCT_MATMUL
+                    || strcmp(s.args[s.nargs - 1].name, "grad") != 0
+                    || (s.args[s.nargs - 1].dtype != BCT_F32 && s.args[s.nargs - 1].dtype != BCT_F64);
+    }
+    CHECK(grads > 300);
+    CHECK_EQ_I64(bad_grad, 0);
+    CHECK(large >= 10 && large <= 70);   /* about 4000 / 128 */
+    CHECK_EQ_I64(late_large, 0);
+    CHECK_EQ_I64(too_big, 0);
+    br_spec_free(&s);
+}
+
 /* Every generated case is a valid case record: built with ref's expectations
  * under both profiles, written, and read back by the strict reader unchanged.
  * The stream covers every op explore generates (add ... uni_add), every mode,
@@ -362,6 +395,7 @@ int main(int argc, char **argv)
     if (sl) *sl = '\0'; else snprintf(bindir, sizeof bindir, ".");
     RUN(test_rng_stream_is_fixed_for_a_seed);
     RUN(test_generator_is_reproducible_case_by_case);
+    RUN(test_generator_makes_gradient_and_large_cases);
     RUN(test_generated_cases_round_trip_through_writer_and_reader);
     RUN(test_writer_round_trips_committed_cases);
     RUN(test_live_cases_reach_running_workers);
