@@ -198,7 +198,9 @@ def _formula(op, args, grad, i, dtype, shape, magnitudes=False):
     g = _as(grad, dtype)
     if tuple(g.shape) != tuple(shape):
         raise GenError("the incoming gradient %s is not the result's shape %s" % (g.shape, shape))
-    vals = [_as(a, dtype) if a.dtype != "bool" else oracles.np_view(a)[1].astype(bool) for a in args]
+    # where's cond is read as NumPy reads it, cond != 0 in its own dtype (NaN is true, -0.0 false)
+    vals = [oracles.np_view(a)[1].astype(bool) if a.dtype == "bool" or (op == "where" and k == 0)
+            else _as(a, dtype) for k, a in enumerate(args)]
     with np.errstate(all="ignore"):
         if op == "matmul":
             s, mag = _matmul_grads(vals[0], vals[1], g, i)

@@ -15,10 +15,15 @@ torch autograd and from the NumPy formulas (grad_oracles.py). Subsets:
   sizes      the sizes suite's patterns and boundary extents for add and
              mul (ramps; gradients of more than 16 elements as digests),
              and its matmul batch shapes.
-  dtypes     mixed f32/f64, integer and bool inputs (B31), 0-d operands.
-  layouts    strided, offset and stride-0 inputs and incoming gradients.
+  dtypes     mixed f32/f64, integer and bool inputs (B31), 0-d operands;
+             forward errors with non-float operands (the forward error wins).
+  layouts    every op in both float dtypes with its inputs, or its incoming
+             gradient, transposed, step-2, negative-strided, offset or stride-0.
+  values     every op in both float dtypes over a few broadcast patterns.
   ties       maximum/minimum at ties, signed zeros and NaN (tag ties, B27).
-  singular   pow at x = 0, y <= 0 and around (tag singular, B26).
+  singular   pow at x = 0, y <= 0 and around (B26); every op at infinities,
+             NaN, signed zeros and its own singular points (tag singular).
+  where-cond where with f32, f64, i32, i64 and u8 conds (NumPy: cond != 0).
 
 Values are small nonzero dyadic rationals chosen away from the points where
 a derivative does not exist (no ties for maximum/minimum, x > 0 for pow,
@@ -178,9 +183,12 @@ def view_cases():
 # ---------------------------------------------------------------- sizes
 
 # Ramps of nonzero values (A even, B odd, M even, K even: (v - K) is odd):
-# x in +-1/4..+-7/4, y in +-1/2..+-7/2, the incoming gradient like x. mul's
-# terms are multiples of 1/8 below 7, so even 12,291 of them sum exactly in f32.
-SIZE_RAMPS = {"x": (6, 1, 16, 8, 4), "y": (10, 3, 16, 8, 2), "grad": (14, 5, 16, 8, 4)}
+# x in +-1/4..+-7/4, y in +-1/2..+-7/2. mul's terms are multiples of 1/8
+# below 14, so even 12,291 of them sum exactly in f32.
+# The incoming gradient is positive (1/2..4): its partial sums never cancel, so a
+# row sum that drops or repeats a run of terms is visible whatever its length
+# (a +-ramp's 8-term period sums to 0). mul's terms stay multiples of 1/8 below 14.
+SIZE_RAMPS = {"x": (6, 1, 16, 8, 4), "y": (10, 3, 16, 8, 2), "grad": (14, 5, 16, -1, 4)}
 
 
 def sizes_cases():
@@ -219,7 +227,7 @@ def mixed_case(op, dx, dy, a, b):
 
     args = [arg("x", dx, a, kx), arg("y", dy, b, ky)]
     gdt = "f64" if "f64" in (dx, dy) else "f32"   # the result's dtype when an input is a float
-    return make_grad_case(cid, SUITE, op, args, grad_arg(rng, gdt, broadcast(a, b)), tags=("dtypes",),
+    return make_grad_case(cid, SUITE, op, args, grad_arg(rng, gdt, result_shape(op, (a, b))), tags=("dtypes",),
                           rules=rules_for(op, (a, b)) + ("B18", "B19", "B31"), expect_agree=False)
 
 
@@ -307,6 +315,178 @@ def singular_cases():
                                  tags=("singular",), rules=rules_for("pow", ((2,), ())), expect_agree=False)
 
 
+# ---------------------------------------------------------------- every layout, every op
+
+# Per op: the inputs' shapes (each input stretched somewhere) and the attrs.
+LAYOUT_OPS = (
+    ("add", ((2, 1, 4), (3, 1)), ()), ("sub", ((2, 1, 4), (3, 1)), ()),
+    ("mul", ((2, 1, 4), (3, 1)), ()), ("div", ((2, 1, 4), (3, 1)), ()),
+    ("pow", ((2, 1, 4), (3, 1)), ()), ("maximum", ((2, 1, 4), (3, 1)), ()),
+    ("minimum", ((2, 1, 4), (3, 1)), ()), ("where", ((3, 1), (2, 1, 4), (3, 1)), ()),
+    ("matmul", ((1, 2, 3), (2, 3, 2)), ()), ("broadcast_to", ((3, 1),), (("shape", "(2,3,4)"),)),
+    ("expand", ((3, 1),), (("shape", "(2,-1,4)"),)),
+)
+
+
+def _kinds(op, nargs):
+    """The value set of each input of op (where's cond: None)."""
+    if op == "where":
+        return (None, "any", "any")
+    return ROLE_VALUES.get(op, ("any", "any"))[:nargs]
+
+
+def laid_out(name, dtype, shape, layout, rng, kind):
+    """An operand of `shape` in `layout` (gen/layouts.py) holding values of
+    `kind` (a bool cond for kind None): contiguous when layout is None or
+    does not apply to the shape."""
+    from layouts import strided
+    o = strided(name, dtype, shape, layout, rng) if layout else None
+    n = int(np.prod(shape, dtype=np.int64))
+    if o is None:
+        return operand(name, dtype, shape, rng, values(rng, kind, shape) if kind else rng.randint(0, 2, n))
+    size = len(o.storage)
+    o.storage = np.asarray(values(rng, kind, (size,)) if kind else rng.randint(0, 2, size),
+                           dtype=o.storage.dtype)
+    return o
+
+
+def every_layout_cases():
+    """Every grad op in both float dtypes with (a) every input in each layout
+    (transposed, step2, negative strides, offset, stride 0), or (b) the
+    incoming gradient in that layout, the inputs contiguous (B17, B23)."""
+    from layouts import LAYOUTS
+    for (op, shapes, attrs), dt, lay, where in itertools.product(LAYOUT_OPS, DTYPES, LAYOUTS,
+                                                                   ("inputs", "grad")):
+        cid = "grad/layouts/%s/%s/%s-%s" % (op, dt, where, lay)
+        rng = rng_for(cid)
+        kinds = _kinds(op, len(shapes))
+        args = [laid_out(n, "bool" if k is None else dt, s, lay if where == "inputs" else None, rng, k)
+                for n, s, k in zip(("cond", "x", "y") if op == "where" else ("x", "y"), shapes, kinds)]
+        res = (2, 3, 4) if op != "matmul" else (2, 2, 2)
+        g = laid_out("grad", dt, res, lay if where == "grad" else None, rng, "any")
+        yield make_grad_case(cid, SUITE, op, args, g, attrs=attrs, tags=("layouts", lay),
+                             rules=rules_for(op, shapes) + ("B17",))
+
+
+# ---------------------------------------------------------------- values in every dtype
+
+VALUE_PAIRS = (((2, 1), (3,)), ((3,), ()), ((2, 3), (2, 3)), ((1, 3), (2, 1)), ((), (2, 2)),
+               ((2, 1, 3), (2, 3)))
+VALUE_VIEWS = (((3,), "(2,3)"), ((2, 1), "(2,2)"), ((), "(3,)"), ((1, 2), "(3,1,2)"))
+
+
+def value_cases():
+    """Every op in both float dtypes, each over a few broadcast patterns with
+    values (the shapes subset gives some ops values in one dtype only)."""
+    for op, dt in itertools.product(ALL_OPS, DTYPES):
+        for a, b in VALUE_PAIRS:
+            yield binary_case(op, dt, a, b, ("values",), cid="grad/values/%s/%s/%sx%s"
+                              % (op, dt, fmt_shape(a), fmt_shape(b)))
+    for dt in DTYPES:
+        for a, b in (((2, 1, 3), (3, 2)), ((3,), (2, 3, 1)), ((1, 2), (3, 2, 2))):
+            yield binary_case("matmul", dt, a, b, ("values",), cid="grad/values/matmul/%s/%sx%s"
+                              % (dt, fmt_shape(a), fmt_shape(b)))
+        for c, a, b in (((2, 1), (3,), ()), ((3,), (2, 1), (1, 3))):
+            cid = "grad/values/where/%s/%sx%sx%s" % (dt, fmt_shape(c), fmt_shape(a), fmt_shape(b))
+            rng = rng_for(cid)
+            args = [laid_out("cond", "bool", c, None, rng, None), laid_out("x", dt, a, None, rng, "any"),
+                    laid_out("y", dt, b, None, rng, "any")]
+            yield make_grad_case(cid, SUITE, "where", args, grad_arg(rng, dt, broadcast(c, a, b)),
+                                 tags=("values",), rules=rules_for("where", (c, a, b)))
+        for op, (x, t) in itertools.product(("broadcast_to", "expand"), VALUE_VIEWS):
+            cid = "grad/values/%s/%s/%s->%s" % (op, dt, fmt_shape(x), t)
+            rng = rng_for(cid)
+            res = tuple(int(d) for d in t.strip("()").split(",") if d)
+            yield make_grad_case(cid, SUITE, op, [operand("x", dt, x, rng, values(rng, "any", x))],
+                                 grad_arg(rng, dt, res), attrs=(("shape", t),), tags=("values",),
+                                 rules=rules_for(op, (x,)))
+
+
+# ---------------------------------------------------------------- special values, conds, errors
+
+INF, NAN = float("inf"), float("nan")
+# Per op: x's shape and values, y's, the incoming gradient's values (of the
+# broadcast shape): infinities, NaN, signed zeros and each op's singular points.
+SPECIALS = (
+    ("add", "inf-nan-zero", (2, 1), [1.0, 2.0], (3,), [0.5, -1.0, 2.0], [INF, -INF, 1.0, -0.0, -0.0, NAN]),
+    ("sub", "inf-nan-zero", (2, 1), [1.0, 2.0], (3,), [0.5, -1.0, 2.0], [INF, 1.0, -0.0, -0.0, -0.0, NAN]),
+    ("mul", "inf-times-zero", (2, 1), [INF, 0.0], (3,), [0.0, -0.0, INF], [1.0, -1.0, 0.5, 2.0, -0.0, 1.0]),
+    ("div", "zero-divisor", (2, 1), [1.0, 0.0], (3,), [0.0, -0.0, 2.0], [1.0, -1.0, 0.5, 2.0, 1.0, -0.5]),
+    ("div", "inf-operands", (3,), [INF, -2.0, 0.0], (2, 1), [INF, -0.0], [1.0, 1.0, 1.0, -1.0, 0.5, 2.0]),
+    ("pow", "negative-base", (2, 1), [-2.0, -0.5], (3,), [0.5, 2.0, -1.0], [1.0, -1.0, 0.5, 2.0, 1.0, 1.0]),
+    ("pow", "inf-base", (2, 1), [INF, 1.0], (3,), [0.0, 2.0, -1.0], [1.0, 1.0, 0.5, 2.0, 1.0, -1.0]),
+    ("maximum", "inf-ties", (2, 1), [INF, -INF], (3,), [INF, -INF, 0.0], [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]),
+    ("minimum", "inf-ties", (2, 1), [INF, -INF], (3,), [INF, -INF, 0.0], [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]),
+    ("matmul", "inf-times-zero", (2, 2), [INF, 1.0, 0.0, 2.0], (2, 3), [0.0, 1.0, -1.0, 2.0, 0.0, 1.0],
+     [1.0, 0.5, -1.0, 2.0, 1.0, -0.0]),
+)
+
+
+def special_cases():
+    """Each op at infinities, NaN, signed zeros and its singular points, in
+    both float dtypes (tag singular: NumPy's formula and torch may differ)."""
+    for (op, name, a, av, b, bv, gv), dt in itertools.product(SPECIALS, DTYPES):
+        cid = "grad/singular/%s/%s/%s/%sx%s" % (op, dt, name, fmt_shape(a), fmt_shape(b))
+        rng = rng_for(cid)
+        args = [operand("x", dt, a, rng, av), operand("y", dt, b, rng, bv)]
+        yield make_grad_case(cid, SUITE, op, args, operand("grad", dt, result_shape(op, (a, b)), rng, gv),
+                             tags=("singular",), rules=rules_for(op, (a, b)), expect_agree=False)
+    for op, dt in itertools.product(("where", "broadcast_to", "expand"), DTYPES):
+        cid = "grad/singular/%s/%s/inf-nan-zero-grad" % (op, dt)
+        rng = rng_for(cid)
+        gv = [INF, -INF, 1.0, -0.0, -0.0, NAN]
+        if op == "where":
+            args = [operand("cond", "bool", (2, 1), rng, [1, 0]), operand("x", dt, (3,), rng, [INF, NAN, 1.0]),
+                    operand("y", dt, (), rng, [-0.0])]
+            attrs, shapes = (), ((2, 1), (3,), ())
+        else:
+            args, attrs, shapes = [operand("x", dt, (1, 3), rng, [1.0, NAN, -INF])], (("shape", "(2,3)"),), ((1, 3),)
+        yield make_grad_case(cid, SUITE, op, args, operand("grad", dt, (2, 3), rng, gv), attrs=attrs,
+                             tags=("singular",), rules=rules_for(op, shapes), expect_agree=False)
+
+
+COND_VALUES = {"f32": [0.0, -0.0, NAN, 2.0], "f64": [-0.0, 0.5, 0.0, -INF], "i32": [0, 5, -1, 0],
+               "u8": [0, 255, 1, 0], "i64": [1, 0, 0, -7]}
+
+
+def nonbool_cond_cases():
+    """where with a cond of a non-bool dtype (NumPy reads it as cond != 0, NaN
+    and -0.0 included; torch accepts uint8 conds only in some versions)."""
+    for (cdt, cv), dt in itertools.product(sorted(COND_VALUES.items()), DTYPES):
+        cid = "grad/where-cond/%s/%s/(4,1)x(3,)x(1,)" % (cdt, dt)
+        rng = rng_for(cid)
+        args = [operand("cond", cdt, (4, 1), rng, cv), operand("x", dt, (3,), rng, values(rng, "any", (3,))),
+                operand("y", dt, (1,), rng, values(rng, "any", (1,)))]
+        yield make_grad_case(cid, SUITE, "where", args, grad_arg(rng, dt, (4, 3)), tags=("where", "dtypes"),
+                             rules=rules_for("where", ((4, 1), (3,), (1,))) + ("B31",), expect_agree=False)
+
+
+ERROR_DTYPES = (("add", "i32", "i32", (2, 3), (4,)), ("mul", "i32", "f32", (2, 3), (4,)),
+                ("sub", "bool", "f64", (3,), (2,)), ("div", "u8", "u8", (2, 1, 3), (2, 2)),
+                ("maximum", "i64", "f64", (0,), (2,)), ("pow", "f32", "i8", (3, 2), (3,)),
+                ("matmul", "i32", "i32", (2, 3), (4, 5)), ("matmul", "f64", "i64", (2, 2, 3), (3, 3, 4)))
+
+
+def forward_error_cases():
+    """A forward error together with non-float operands (B23 against B31):
+    the forward op's error wins over 'nothing to differentiate'."""
+    for op, dx, dy, a, b in ERROR_DTYPES:
+        yield mixed_case(op, dx, dy, a, b)
+    for x, y in (("i8", "bool"), ("bool", "f32")):
+        cid = "grad/dtypes/where/%s,%s/(2,1)x(3,)x(4,)" % (x, y)
+        rng = rng_for(cid)
+        args = [operand("cond", "bool", (2, 1), rng, [1, 0]), operand("x", x, (3,), rng, [1, 0, 1]),
+                operand("y", y, (4,), rng, [0, 1, 1, 0])]
+        yield make_grad_case(cid, SUITE, "where", args, grad_arg(rng, "f32", ()), tags=("dtypes",),
+                             rules=rules_for("where", ((2, 1), (3,), (4,))) + ("B31",), expect_agree=False)
+    for op in ("broadcast_to", "expand"):
+        cid = "grad/dtypes/%s/i32/(2,)->(3,)" % op
+        rng = rng_for(cid)
+        yield make_grad_case(cid, SUITE, op, [operand("x", "i32", (2,), rng, [1, 2])], grad_arg(rng, "f32", ()),
+                             attrs=(("shape", "(3,)"),), tags=("dtypes",), rules=rules_for(op, ((2,),)) + ("B31",),
+                             expect_agree=False)
+
+
 def cases():
     yield from shapes_cases()
     yield from where_cases()
@@ -317,3 +497,8 @@ def cases():
     yield from layout_cases()
     yield from tie_cases()
     yield from singular_cases()
+    yield from every_layout_cases()
+    yield from value_cases()
+    yield from special_cases()
+    yield from nonbool_cond_cases()
+    yield from forward_error_cases()
