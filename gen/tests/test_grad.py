@@ -157,3 +157,82 @@ def test_suite_values_avoid_kinks():
     assert 0 not in suite_grad.VALUES["any"] and min(abs(v) for v in suite_grad.VALUES["divisor"]) >= 0.5
     assert min(suite_grad.VALUES["base"]) > 0 and 0 not in suite_grad.VALUES["exponent"]
     assert not set(suite_grad.VALUES["odd8"]) & set(suite_grad.VALUES["any"])
+
+
+# ---------------------------------------------------------------- the committed suite's reach (issue #25)
+
+GRAD_OPS = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "matmul", "broadcast_to", "expand")
+
+
+def _shape(text):
+    return tuple(int(d) for d in text.strip("()").split(",") if d)
+
+
+def _grad_records(path):
+    """(id, op, args [(name, dtype, shape, strides, offset, data line)], grad expects
+    [(name, shape)]) of each record of a grad case file, read as text."""
+    rec, pending = None, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            key, _, rest = line.rstrip("\n").partition(" ")
+            if pending is not None:
+                rec[2].append(pending + (line.strip(),))
+                pending = None
+            elif key == "case":
+                rec = [rest, "", [], []]
+            elif key == "op":
+                rec[1] = rest
+            elif key == "arg":
+                n, dt, sh, st, off, _ = rest.split(" ")
+                pending = (n, dt, _shape(sh), _shape(st), int(off))
+            elif key == "expect" and rest.split(" ")[1] == "grad":
+                rec[3].append((rest.split(" ")[2], _shape(rest.split(" ")[4])))
+            elif key == "end":
+                yield rec
+
+
+def _layout_kinds(shape, strides, offset):
+    """The non-contiguous traits of an operand: negative, stride0, offset, noncontiguous."""
+    from caseio import contiguous_strides
+    kinds = set()
+    if any(s < 0 for s in strides):
+        kinds.add("negative")
+    if any(s == 0 and d > 1 for s, d in zip(strides, shape)):
+        kinds.add("stride0")
+    if offset and not kinds:
+        kinds.add("offset")
+    if tuple(strides) != tuple(contiguous_strides(shape)) and not kinds & {"negative", "stride0"}:
+        kinds.add("noncontiguous")
+    return kinds
+
+
+def test_committed_grad_suite_reaches_every_layout_dtype_and_op():
+    """Every grad op in both float dtypes has a case with gradient values (not only
+    zero-size or error outcomes), inputs with negative strides, stride 0, an
+    offset and another non-contiguous layout, and an incoming gradient in each
+    of those layouts; where has non-bool conds; the sizes subset's ramp
+    incoming gradients are positive (their partial sums never cancel)."""
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "cases", "grad.cases")
+    kinds = ("negative", "stride0", "offset", "noncontiguous")
+    want = {(op, dt): {"values"} | {"in-" + k for k in kinds} | {"grad-" + k for k in kinds}
+            for op in GRAD_OPS for dt in ("f32", "f64")}
+    conds = set()
+    for cid, op, args, expects in _grad_records(path):
+        *inputs, g = args
+        if op == "where":
+            conds.add(inputs[0][1])
+        if cid.startswith("grad/sizes/") and g[5].startswith("pattern ramp"):
+            assert int(g[5].split()[5]) < 0 < int(g[5].split()[6]), cid   # (v - K) / D > 0 for v >= 0
+        dts = {a[1] for a in inputs} - {"bool"}
+        if len(dts) != 1 or (op, next(iter(dts))) not in want:
+            continue
+        got = want[(op, next(iter(dts)))]
+        if any(int(np.prod(sh, dtype=np.int64)) for _, sh in expects):
+            got.discard("values")
+        for a in inputs:
+            got -= {"in-" + k for k in _layout_kinds(*a[2:5])}
+        got -= {"grad-" + k for k in _layout_kinds(*g[2:5])}
+    missing = {k: sorted(v) for k, v in want.items() if v}
+    assert not missing, missing
+    assert {"f32", "f64", "i32", "i64", "u8"} <= conds
