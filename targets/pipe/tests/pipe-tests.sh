@@ -275,6 +275,14 @@ if [ -x "$TFPY" ]; then
         && ok "tensorflow bridge: assign_add's own shape error" || bad "tensorflow bridge: assign_add's own shape error" "reason"
     run "tensorflow bridge: the grad fixtures through tf.GradientTape" 1 '^10 passed, 4 failed, 1 skipped$' \
         --profile numpy --target-arg "$TFPY $BR/tf_bridge.py" "$GFIX"
+    # No size limit of the bridge's own: a (2^40,1) stride-0 operand is tried, and NumPy's dense copy fails
+    # with NumPy's MemoryError (the bridge used to refuse operands over 2^27 elements without trying).
+    run "tensorflow bridge: a huge stride-0 operand is tried, not refused" 1 '^0 passed, 1 failed' \
+        --format json --output "$TMP/res.json" --target-arg "$TFPY $BR/tf_bridge.py" \
+        --id 'zero-size/eq/i64/(0,)x(1099511627776,1)/stride0' cases/zero-size.cases
+    reason 'zero-size/eq/i64/(0,)x(1099511627776,1)/stride0' 'MemoryError: Unable to allocate' \
+        && ok "tensorflow bridge: NumPy's own MemoryError, no bridge refusal" \
+        || bad "tensorflow bridge: NumPy's own MemoryError, no bridge refusal" "see $TMP/res.json"
 else
     echo "SKIP the tensorflow bridge tests: $TFPY is missing (sh .ci/install-deps creates .venv/targets)"
     skipped=$((skipped + 1))
