@@ -48,6 +48,7 @@ SUITES = (
     "exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary", "views",
     "matmul", "legacy", "promotion", "seeds", "sizes", "large", "grad", "explored", "weak",
     "mathops",
+    "fullrange",
 )
 
 
@@ -82,8 +83,29 @@ def fmt_float(v):
     return mant + "p" + exp
 
 
-def fmt_values(arr, dtype):
-    """Every element of arr (already flat, in the order wanted) as format tokens."""
+def fmt_nan(bits, dtype):
+    """A NaN's token from its bit pattern: `nan` for the default quiet NaN
+    (sign clear, only the quiet bit set), else `[-]nan(0xP)`, P its mantissa
+    bits (docs/case-format.md)."""
+    mbits, top = (23, 31) if dtype == "f32" else (52, 63)
+    mant = bits & ((1 << mbits) - 1)
+    sign = "-" if bits >> top else ""
+    if not sign and mant == 1 << (mbits - 1):
+        return "nan"
+    return "%snan(0x%x)" % (sign, mant)
+
+
+def fmt_values(arr, dtype, payloads=False):
+    """Every element of arr (already flat, in the order wanted) as format tokens;
+    payloads: NaNs keep their sign and payload (args of suites that set
+    Operand.nan_payloads; results are written `nan`: NaN == NaN when judged)."""
+    if dtype in FLOAT_DTYPES and payloads:
+        arr = np.asarray(arr, dtype=NP_DTYPE[dtype])
+        bits = arr.view("u4" if dtype == "f32" else "u8").tolist()
+        with np.errstate(invalid="ignore"):   # a signalling NaN widened
+            wide = arr.astype(np.float64).tolist()
+        return [fmt_nan(b, dtype) if math.isnan(v) else fmt_float(v)
+                for v, b in zip(wide, bits)]
     if dtype in FLOAT_DTYPES:
         # f32 -> float64 is exact, so .hex() of the widened value is the f32's exact value.
         return [fmt_float(v) for v in np.asarray(arr, dtype=np.float64).tolist()]
@@ -109,6 +131,7 @@ class Operand:
         self.offset = int(offset)
         self.storage = storage
         self.pattern = pattern
+        self.nan_payloads = False   # write NaNs with their payloads (fmt_values)
         if storage_len is None:
             storage_len = 0 if storage is None else len(storage)
         self.storage_len = int(storage_len)
@@ -126,7 +149,8 @@ class Operand:
             return None
         if self.pattern is not None:
             return "pattern ramp " + " ".join(str(int(p)) for p in self.pattern)
-        return " ".join(["values"] + fmt_values(self.storage, WEAK_STORAGE.get(self.dtype, self.dtype)))
+        return " ".join(["values"] + fmt_values(self.storage, WEAK_STORAGE.get(self.dtype, self.dtype),
+                                                self.nan_payloads))
 
     def weak_value(self):
         """B34: the Python scalar a weak arg stands for, or None for any other arg."""

@@ -53,11 +53,36 @@ def parse_float(tok):
     return float(tok)
 
 
+def nan_bits(tok, dtype):
+    """The bit pattern of a `[-]nan(0xP)` token (docs/case-format.md), or None for any other token."""
+    neg = tok.startswith("-")
+    body = tok[1:] if neg else tok
+    if not (body.startswith("nan(0x") and body.endswith(")")):
+        return None
+    mbits, top = (23, 31) if dtype == "f32" else (52, 63)
+    m = int(body[6:-1], 16)
+    if not 0 < m < 1 << mbits:
+        raise ValueError("NaN payload %s out of range for %s" % (tok, dtype))
+    return (neg << top) | (((1 << (top - mbits)) - 1) << mbits) | m
+
+
+def _parse_floats(tokens, dtype):
+    """Float tokens -> array of dtype; NaN payload tokens set bit by bit."""
+    arr = np.array([float("nan") if nan_bits(t, dtype) is not None else parse_float(t) for t in tokens],
+                   dtype=np.float64).astype(NP_DTYPE[dtype])
+    bits = arr.view("u4" if dtype == "f32" else "u8")
+    for i, t in enumerate(tokens):
+        b = nan_bits(t, dtype)
+        if b is not None:
+            bits[i] = b
+    return arr
+
+
 def parse_values(tokens, dtype, where):
     """Format tokens -> numpy array of dtype."""
     try:
         if dtype in FLOAT_DTYPES:
-            return np.array([parse_float(t) for t in tokens], dtype=np.float64).astype(NP_DTYPE[dtype])
+            return _parse_floats(tokens, dtype)
         return np.array([int(t) for t in tokens], dtype=np.int64).astype(NP_DTYPE[dtype])
     except (ValueError, OverflowError) as exc:
         raise GenError("%s: bad %s value: %s" % (where, dtype, exc))

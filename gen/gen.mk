@@ -30,7 +30,7 @@ GEN_NPY_SIMD := NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX
 # Both generations, in parallel, merged (the NumPy SIMD setting holds for both).
 GEN_PY        = $(GEN_NPY_SIMD) BCAST_FNV1A64=$(GEN_FNV) $(PYTHON) gen/make_cases4.py \
                 --python1 $(PYTHON) --python2 $(PYTHON2)
-GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored weak mathops
+GEN_SUITES   := exhaustive ops ranks zero-size layouts inplace nary views matmul legacy promotion seeds sizes grad explored weak mathops fullrange
 CROSS_RUNNER ?= $(BUILD)/bcast-run
 CROSS_TARGET ?= $(BUILD)/targets/ref.so
 ALL_TARGETS  += $(GEN_FNV)
@@ -109,3 +109,5 @@ TESTS += "$(PYTHON) gen/check_semantics_examples.py --array-api"
 TESTS += "sh tests/runner/with-python2.sh $(PYTHON2) gen/check_semantics_examples.py"
 
 .PHONY: cases cases-check cases-crosscheck cases-large confirm explore-check
+# issue #25 item 1: every op x dtype x broadcast pattern has a full-range case (fails naming the missing ones)
+TESTS += "$(PYTHON) gen/check_fullrange.py cases/fullrange.cases"

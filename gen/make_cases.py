@@ -20,7 +20,8 @@ from caseio import FORMAT_HEADER, CASE_SET_VERSION, GenError  # noqa: E402
 
 DEFAULT_SUITES = ("exhaustive", "ops", "ranks", "zero-size", "layouts", "inplace", "nary",
                   "views", "matmul", "legacy", "promotion", "seeds", "sizes", "grad", "explored", "weak",
-                  "mathops")
+                  "mathops",
+                  "fullrange")
 # Work units per suite, spread over the pool. Every shard walks its whole suite
 # (building operands) and runs the oracles only on its own cases, so more
 # shards cost more walking: 2 balances 2 cores well enough.

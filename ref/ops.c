@@ -132,7 +132,10 @@ INT_FUNCS(int64_t, uint64_t, i64, INT64_MIN, 1)
     static inline T minnp_##S(T a, T b) { return (isnan(a) || a < b) ? a : b; }         \
     static inline T maxth_##S(T a, T b) { return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a); } \
     static inline T minth_##S(T a, T b) { return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a); } \
-    static inline T pow_##S(T a, T b) { return POW(a, b); }
+    static inline T pow_##S(T a, T b) { return POW(a, b); }                           \
+    /* NumPy 2: x ** +-0 and 1 ** y are 1 even for a signalling NaN (libm's */          \
+    /* pow, which NumPy 1.24 and torch use there, returns NaN; B21) */                  \
+    static inline T pownp2_##S(T a, T b) { return (b == 0 || a == 1) ? (T)1 : POW(a, b); }
 
 FLOAT_FUNCS(float, f32, fmodf, floorf, copysignf, powf)
 FLOAT_FUNCS(double, f64, fmod, floor, copysign, pow)
@@ -171,6 +174,7 @@ FLOAT_FUNCS(double, f64, fmod, floor, copysign, pow)
     LOOP2(remnp_loop_##S, T, T, remnp_##S(x, y))                                        \
     LOOP2(remth_loop_##S, T, T, remth_##S(x, y))                                        \
     LOOP2(pow_loop_##S, T, T, pow_##S(x, y))                                            \
+    LOOP2(pownp2_loop_##S, T, T, pownp2_##S(x, y))                                      \
     LOOP2(maxnp_loop_##S, T, T, maxnp_##S(x, y))                                        \
     LOOP2(minnp_loop_##S, T, T, minnp_##S(x, y))                                        \
     LOOP2(maxth_loop_##S, T, T, maxth_##S(x, y))                                        \
@@ -232,7 +236,7 @@ LOOP2(xor_loop_b, bc_bool, bc_bool, (bc_bool)(x ^ y))
     case BCT_DIV: return div_loop_##S;                                                  \
     case BCT_FLOOR_DIVIDE: return fdiv_loop_##S;                                        \
     case BCT_REMAINDER: return np ? remnp_loop_##S : remth_loop_##S;                    \
-    case BCT_POW: return pow_loop_##S;                                                  \
+    case BCT_POW: return profile == BCT_PROFILE_NUMPY2 ? pownp2_loop_##S : pow_loop_##S; \
     case BCT_MAXIMUM: return np ? maxnp_loop_##S : maxth_loop_##S;                      \
     case BCT_MINIMUM: return np ? minnp_loop_##S : minth_loop_##S;                      \
     CMP_CASES(S)                                                                        \

@@ -144,6 +144,8 @@ def _format_value(token, dtype):
     """One case-file value as bcast-run prints it (%.9g for f32, %.17g for f64, integers as is)."""
     if dtype not in ("f32", "f64"):
         return token
+    if token.lstrip("-").startswith("nan("):   # a NaN with a payload (docs/case-format.md)
+        return "nan"
     x = float.fromhex(token) if "0x" in token.lower() else float(token)
     if x != x:
         return "nan"

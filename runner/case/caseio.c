@@ -244,11 +244,40 @@ static int fast_hexfloat(const char *t, double *out)
     return 0;
 }
 
+/* A NaN with a payload, "[-]nan(0xP)" (docs/case-format.md): the sign bit,
+ * an all-ones exponent and mantissa bits P (nonzero, at most 23 bits for f32,
+ * 52 for f64), stored bit for bit at dst. 1 when t is not such a token, 0 when
+ * stored, -1 when it is one but P is out of range. */
+static int parse_nan_payload(const char *t, int dtype, char *dst)
+{
+    int neg = *t == '-';
+    const char *q = t + neg;
+    if (strncmp(q, "nan(0x", 6) != 0) return 1;
+    char *end;
+    errno = 0;
+    unsigned long long m = strtoull(q + 6, &end, 16);
+    int mbits = dtype == BCT_F32 ? 23 : 52;
+    if (end == q + 6 || strcmp(end, ")") != 0 || errno || m == 0 || m >> mbits) return -1;
+    if (dtype == BCT_F32) {
+        uint32_t b = (neg ? 0x80000000u : 0u) | 0x7f800000u | (uint32_t)m;
+        memcpy(dst, &b, 4);
+    } else {
+        uint64_t b = (neg ? 0x8000000000000000ull : 0ull) | 0x7ff0000000000000ull | (uint64_t)m;
+        memcpy(dst, &b, 8);
+    }
+    return 0;
+}
+
 /* One element of a values line, stored at dst as dtype. */
 static int parse_value(parser *p, const char *t, int dtype, char *dst)
 {
     if (dtype == BCT_F32 || dtype == BCT_F64) {
         double d;
+        int nan_rc = parse_nan_payload(t, dtype, dst);
+        if (nan_rc == 0) return 0;
+        if (nan_rc < 0)
+            return perr(p, "bad NaN payload '%.40s' for %s (nan(0xP): P nonzero, at most %d bits)", t,
+                        bc_dtype_name(dtype), dtype == BCT_F32 ? 23 : 52);
         if (fast_hexfloat(t, &d) == 0) {
             if (isinf(d)) goto bad;   /* an exponent beyond double's range */
         } else if (strcmp(t, "nan") == 0) d = NAN;
