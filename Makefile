@@ -34,6 +34,7 @@ include ref/ref.mk
 -include bench/bench.mk
 -include report/report.mk
 -include fuzz/fuzz.mk
+-include tests/seeded/seeded.mk
 # The PyPI environments (.venv/, from .ci/python/*.lock): PYTHON2 and their tests.
 -include .ci/python/python.mk
 # Third-party adapters: one folder each under targets/, with its own target.mk.

@@ -63,10 +63,12 @@ def cases():
             yield make_case(cid, SUITE, "mul", [me, operand("y", "i32", o, rng)], mode="inplace",
                             rules=RULES + ("B17",))
     # out=: NumPy requires out to have the broadcast shape (or broadcasts the
-    # inputs up to out's); torch resizes a wrongly shaped out.
+    # inputs up to out's); torch resizes a wrongly shaped out. (1,3): the right
+    # rank, an extent 1 where the result has 2 (seeded bug out-numpy-rank-only).
     for x, y, out in (((2, 3), (3,), (2, 3)), ((2, 3), (3,), (3,)), ((3,), (3,), (2, 3)),
                       ((2, 1), (1, 3), (2, 3)), ((2, 1), (1, 3), (3, 2)), ((2, 3), (3,), (6,)),
-                      ((2, 3), (3,), (0,)), ((), (), (2,)), ((2, 3), (4,), (2, 3))):
+                      ((2, 3), (3,), (0,)), ((), (), (2,)), ((2, 3), (4,), (2, 3)),
+                      ((2, 3), (3,), (1, 3))):
         for op, dt in (("add", "f32"), ("mul", "i64"), ("eq", "bool")):
             cid = "inplace/%s/%s/%sx%s/out%s" % (op, dt, fmt_shape(x), fmt_shape(y), fmt_shape(out))
             rng = rng_for(cid)
