@@ -221,6 +221,35 @@ static void test_bad_numbers_and_values(void)
                           "out of range for bool");
 }
 
+/* [-]nan(0xP) args (docs/case-format.md): stored bit for bit, signalling NaNs
+ * included; a zero or too wide payload is refused. */
+static void test_nan_payloads(void)
+{
+    char *s = mutate("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30",
+                     "arg y f32 (3,) (1,) 0 3\nvalues nan(0x1) -nan(0x4005a5) nan");
+    br_caseset cs;
+    br_err err;
+    CHECK(s != NULL);
+    if (s == NULL) return;
+    CHECK(load_text(&cs, s, &err) == 0);
+    const uint32_t *b = cs.cases[0].args[1].data;
+    CHECK(b[0] == 0x7f800001u && b[1] == 0xffc005a5u && b[2] == 0x7fc00000u);
+    br_caseset_free(&cs);
+    free(s);
+    s = mutate("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y f64 (3,) (1,) 0 3\nvalues 1 -nan(0x1) 2");
+    CHECK(s != NULL && load_text(&cs, s, &err) == 0);
+    const uint64_t *d = cs.cases[0].args[1].data;
+    CHECK(d[1] == 0xfff0000000000001ull);
+    br_caseset_free(&cs);
+    free(s);
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y f32 (3,) (1,) 0 3\nvalues 1 nan(0x0) 2",
+                          "bad NaN payload 'nan(0x0)' for f32");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y f32 (3,) (1,) 0 3\nvalues 1 nan(0x800000) 2",
+                          "bad NaN payload");
+    expect_mutation_error("arg y i32 (3,) (1,) 0 3\nvalues 10 20 30", "arg y f64 (3,) (1,) 0 3\nvalues 1 nan(0x1 2",
+                          "bad NaN payload");
+}
+
 /* The reader's own hex-float and integer paths (fast_hexfloat, fast_i64)
  * must give exactly what strtod/strtoll give, for every kind of token the
  * generator writes: normals, subnormals, signed zeros, extremes, decimals. */
@@ -853,6 +882,7 @@ int main(void)
     RUN(test_header_errors);
     RUN(test_truncated_files);
     RUN(test_bad_numbers_and_values);
+    RUN(test_nan_payloads);
     RUN(test_number_fast_paths_agree_with_libc);
     RUN(test_bad_shapes);
     RUN(test_views_outside_storage);
