@@ -434,10 +434,9 @@ static void loss_behaviour(verdict *v, int outcome, const br_loss *loss)
 {
     if (outcome == BR_O_TIMEOUT) { snprintf(v->behaviour, sizeof v->behaviour, "hangs (timeout)"); return; }
     if (outcome == BR_O_VIOLATION) { snprintf(v->behaviour, sizeof v->behaviour, "memory violation: %s", v->detail); return; }
-    char msg[300] = "", line[600];
-    const char *tail = loss && loss->stderr_tail ? loss->stderr_tail : "";
-    const char *last = strrchr(tail, '\n');
-    br_crash_line(last ? last + 1 : tail, line, sizeof line);
+    char msg[300] = "", told[600], line[600];
+    br_telling_line(loss && loss->stderr_tail ? loss->stderr_tail : "", told, sizeof told);
+    br_crash_line(told, line, sizeof line);
     br_normalise_message(line, msg, sizeof msg);
     snprintf(v->behaviour, sizeof v->behaviour, "crashes with %s%s%s", v->detail, msg[0] ? ": " : "", msg);
 }

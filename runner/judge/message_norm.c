@@ -36,12 +36,13 @@ static void collapse_shapes(char *buf, size_t cap)
 }
 
 /* Dtype names in a message are a case's parameter, like its numbers:
- * "float#", "int#", "uint#", "bool", "f#", "i#", "u#", and the C/C++ type
- * names "float", "double", "int#_t", "uint#_t" become "DT". */
+ * "float#", "int#", "uint#", "bool", "f#", "i#", "u#", the C/C++ type
+ * names "float", "double", "int#_t", "uint#_t", and candle's "U#", "F#",
+ * "I#", "BF#" become "DT". */
 static void dtype_words(char *buf)
 {
     static const char *const names[] = { "float#", "int#_t", "uint#_t", "int#", "uint#", "complex#", "bool", "f#", "i#",
-                                         "u#", "double", "float" };
+                                         "u#", "double", "float", "BF#", "F#", "I#", "U#" };   /* BF16, F32, U8: candle's */
     char *r = buf, *w = buf;
     while (*r) {
         int at_word = r == buf || !isalnum((unsigned char)r[-1]);
@@ -99,6 +100,30 @@ static void name_words(char *buf)
     *w = '\0';
 }
 
+/* Whether text[0..n) is an identifier a library names: a letter or '_'
+ * first, then letters, digits, '_', '.' or ':' (numpy.add, aten::add). */
+static int identifier(const char *text, size_t n)
+{
+    if (n == 0 || n > 48 || !(isalpha((unsigned char)text[0]) || text[0] == '_')) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!(isalnum((unsigned char)text[i]) || text[i] == '_' || text[i] == '.' || text[i] == ':')) return 0;
+    return 1;
+}
+
+/* Copies identifier text[0..n) to out with each run of digits as one '#';
+ * returns the characters written (at most n). */
+static size_t copy_identifier(const char *text, size_t n, char *out)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isdigit((unsigned char)text[i])) {
+            while (i + 1 < n && isdigit((unsigned char)text[i + 1])) i++;
+            out[w++] = '#';
+        } else out[w++] = text[i];
+    }
+    return w;
+}
+
 /* The passes, in order: a copy that turns every number into "#", keeps only
  * the quotes of a quoted name, folds whitespace runs into one space and marks
  * an empty shape ("x: , y" -> "x: #, y"); then shapes, dtypes, values and
@@ -118,12 +143,21 @@ void br_normalise_message(const char *msg, char *buf, size_t cap)
             space = 0;
             continue;
         }
-        /* a quoted name ('sub_bbb', `a == b', "x"): keep only the quotes; an
-         * apostrophe inside a word (couldn't) opens nothing */
+        /* a quoted identifier ('add', "numpy.float_power", 'sub_bbb') is the
+         * library naming its function, attribute or op: kept, its digits masked
+         * like any number (the later passes mask a quoted dtype name); any other
+         * quoted text (`a == b', 'x: 2,3') is the case's: only the quotes stay.
+         * An apostrophe inside a word (couldn't) opens nothing. */
         if ((ch == '\'' || ch == '"' || ch == '`') && (s == msg || !isalnum((unsigned char)s[-1]))) {
             const char *q = s + 1;
             while (*q && *q != (ch == '`' ? '\'' : (char)ch) && !(ch == '`' && *q == '`') && q - s < 64) q++;
-            if (*q && q - s < 64) { buf[o++] = (char)ch; buf[o++] = *q; s = q; space = 0; continue; }
+            if (*q && q - s < 64) {
+                size_t len = (size_t)(q - s - 1);
+                buf[o++] = (char)ch;
+                if (identifier(s + 1, len) && o + len + 2 < cap) o += copy_identifier(s + 1, len, buf + o);
+                buf[o++] = *q; s = q; space = 0;
+                continue;
+            }
         }
         if (isspace(ch)) { if (!space && o) buf[o++] = ' '; space = 1; continue; }
         if (ch == ':' && s[1] == ' ' && (s[2] == ',' || s[2] == '\0') && o + 4 < cap) {  /* an empty shape: "x: , y" */
@@ -172,4 +206,55 @@ void br_crash_line(const char *line, char *buf, size_t cap)
     const char *base = file;
     for (const char *p = file; p < fend; p++) if (*p == '/') base = p + 1;
     snprintf(buf, cap, "assertion failed in %.*s: %.*s", (int)(fend - base), base, (int)(e - expr), expr);
+}
+
+/* A line a pipe adapter wrote about its bridge, not the library's words. */
+static int adapter_line(const char *l, size_t n)
+{
+    static const char tag[] = "bcast pipe target";
+    return n >= sizeof tag - 1 && strncmp(l, tag, sizeof tag - 1) == 0;
+}
+
+/* A stack frame of a traceback (Python, JavaScript, gdb/glibc backtraces) or a blank line. */
+static int frame_line(const char *l, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (l[i] == ' ' || l[i] == '\t')) i++;
+    if (i == n) return 1;
+    return strncmp(l + i, "File \"", 6) == 0 || strncmp(l + i, "at ", 3) == 0 || (l[i] == '#' && i + 1 < n && isdigit((unsigned char)l[i + 1]))
+           || strncmp(l + i, "Traceback (most recent call last)", 33) == 0 || strncmp(l + i, "Current thread", 14) == 0
+           || strncmp(l + i, "Extension modules:", 18) == 0 || (i > 0 && l[i] == '^');
+}
+
+/* Whether a line reads like the statement of an error. */
+static int error_line(const char *l, size_t n)
+{
+    static const char *const marks[] = { "Fatal Python error", "Error:", "Exception:", "panicked at", "Assertion", "error:",
+                                         "terminate called", "Aborted", "FATAL", "Segmentation fault" };
+    char tmp[512];
+    size_t m = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
+    memcpy(tmp, l, m);
+    tmp[m] = '\0';
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(tmp, marks[i]) != NULL) return 1;
+    return 0;
+}
+
+void br_telling_line(const char *tail, char *buf, size_t cap)
+{
+    const char *best = NULL, *last = NULL, *adapter = NULL;
+    size_t best_n = 0, last_n = 0, adapter_n = 0;
+    for (const char *l = tail; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        if (adapter_line(l, n)) { adapter = l; adapter_n = n; }
+        else if (!frame_line(l, n)) {
+            last = l; last_n = n;
+            if (error_line(l, n)) { best = l; best_n = n; }
+        }
+        l += n + (e != NULL);
+    }
+    if (best == NULL) { best = last; best_n = last_n; }
+    if (best == NULL) { best = adapter; best_n = adapter_n; }
+    snprintf(buf, cap, "%.*s", (int)(best ? best_n : 0), best ? best : "");
 }

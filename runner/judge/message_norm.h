@@ -4,8 +4,10 @@
 
 #include <stddef.h>
 
-/* A target's own error text with numbers, shapes, quoted names, dtype names
- * and values stripped, cut at 64 characters on a word end:
+/* A target's own error text with numbers, shapes, dtype names, values and
+ * quoted text that is not an identifier stripped (a quoted identifier, the
+ * library naming a function, attribute or op, is kept), cut at 64
+ * characters on a word end:
  * "size of tensor a (3) must match (4) at dim 1" -> "size of tensor a (#) must match (#) at dim #".
  * msg is untrusted (any NUL-terminated bytes); buf receives a NUL-terminated
  * string of at most cap - 1 characters (cap >= 1). msg and buf must not overlap. */
@@ -18,5 +20,14 @@ void br_normalise_message(const char *msg, char *buf, size_t cap);
  * EXPR" ("assertion failed: EXPR" when the line's start is cut off); any
  * other line is copied. line is untrusted; buf as above. */
 void br_crash_line(const char *line, char *buf, size_t cap);
+
+/* The line of a crashed target's stderr tail that says what went wrong, into
+ * buf: lines an adapter printed about its bridge ("bcast pipe target ...:
+ * bridge died") are passed over when the library said anything, and so are
+ * stack frames ("  File ...", "    at ...", "#3 0x..."); of what is left, the
+ * last line that reads like an error (Python's "Fatal Python error: ...",
+ * "...Error: ...", "panicked at", "Assertion", "error:", "terminate called"),
+ * else the last line. tail is untrusted; buf as above. */
+void br_telling_line(const char *tail, char *buf, size_t cap);
 
 #endif

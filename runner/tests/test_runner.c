@@ -653,7 +653,15 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     br_normalise_message("output operand with shape () doesn't match (3,)", buf, sizeof buf);
     CHECK_STREQ(buf, "output operand with shape (#) doesn't match (#)");
     br_normalise_message("bad dim 'x7' in [1, 2, 3]", buf, sizeof buf);
-    CHECK_STREQ(buf, "bad dim '' in [#]");
+    CHECK_STREQ(buf, "bad dim 'x#' in [#]");
+    br_normalise_message("bad value '2, 3' in 'x: 4'", buf, sizeof buf);
+    CHECK_STREQ(buf, "bad value '' in ''");                                 /* not identifiers: the case's */
+    br_normalise_message("AttributeError: module 'jax.numpy' has no attribute 'erfcx'", buf, sizeof buf);
+    CHECK_STREQ(buf, "AttributeError: module 'jax.numpy' has no attribute 'erfcx'");
+    br_normalise_message("ufunc 'add' output (typecode 'd') could not be coerced to 'int64'", buf, sizeof buf);
+    CHECK_STREQ(buf, "ufunc 'add' output (typecode 'd') could not be coerced to 'DT'");
+    br_normalise_message("int_matmul: unsupported dtype U8 (expected F32 or BF16)", buf, sizeof buf);
+    CHECK_STREQ(buf, "int_matmul: unsupported dtype DT (expected DT or DT)");   /* candle's dtype names */
     br_normalise_message("void broadcast(): Assertion `a[i] == 1' failed () [#]", buf, sizeof buf);
     CHECK_STREQ(buf, "void broadcast(): Assertion `' failed (#) [#]");
     br_normalise_message("a binary op on int32_t and float (Tensor<uint8_t>)", buf, sizeof buf);
@@ -669,7 +677,18 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     br_crash_line("Segmentation fault at 0x10", buf, sizeof buf);
     CHECK_STREQ(buf, "Segmentation fault at 0x10");
     br_normalise_message("NotImplementedError: couldn't find matching opcode for 'sub_bbb'", buf, sizeof buf);
-    CHECK_STREQ(buf, "NotImplementedError: couldn't find matching opcode for ''");
+    CHECK_STREQ(buf, "NotImplementedError: couldn't find matching opcode for 'sub_bbb'");
+    br_telling_line("Fatal Python error: Segmentation fault\n\nCurrent thread 0x7f (most recent call first):\n"
+                    "  File \"/x/lib.py\", line 3 in add\nbcast pipe target (python3 b.py): bridge died: eof "
+                    "(killed by signal 11)", buf, sizeof buf);
+    CHECK_STREQ(buf, "Fatal Python error: Segmentation fault");            /* the library's words, not the adapter's */
+    br_telling_line("Traceback (most recent call last):\n  File \"b.py\", line 9, in run\n    x = f()\n"
+                    "    ^^^^^\nZeroDivisionError: division by zero\nbcast pipe target (b): bridge died: eof", buf, sizeof buf);
+    CHECK_STREQ(buf, "ZeroDivisionError: division by zero");
+    br_telling_line("bcast pipe target (b): bridge died: eof (exited with status 1)", buf, sizeof buf);
+    CHECK_STREQ(buf, "bcast pipe target (b): bridge died: eof (exited with status 1)");   /* nothing else said */
+    br_telling_line("note: something\nworker log line", buf, sizeof buf);
+    CHECK_STREQ(buf, "worker log line");
 }
 
 /* Issue 13.5: rewriting an expectations file keeps its comments and
