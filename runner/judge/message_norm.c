@@ -223,14 +223,15 @@ static int frame_line(const char *l, size_t n)
     if (i == n) return 1;
     return strncmp(l + i, "File \"", 6) == 0 || strncmp(l + i, "at ", 3) == 0 || (l[i] == '#' && i + 1 < n && isdigit((unsigned char)l[i + 1]))
            || strncmp(l + i, "Traceback (most recent call last)", 33) == 0 || strncmp(l + i, "Current thread", 14) == 0
-           || strncmp(l + i, "Extension modules:", 18) == 0 || (i > 0 && l[i] == '^');
+           || strncmp(l + i, "Extension modules:", 18) == 0 || strncmp(l + i, "Stack (most recent call first)", 30) == 0 || (i > 0 && l[i] == '^');
 }
 
 /* Whether a line reads like the statement of an error. */
 static int error_line(const char *l, size_t n)
 {
     static const char *const marks[] = { "Fatal Python error", "Error:", "Exception:", "panicked at", "Assertion", "error:",
-                                         "terminate called", "Aborted", "FATAL", "Segmentation fault" };
+                                         "terminate called", "Aborted", "FATAL", "Segmentation fault", "free(): ",
+                                         "malloc(): ", "double free", "stack smashing" };
     char tmp[512];
     size_t m = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
     memcpy(tmp, l, m);
@@ -240,21 +241,46 @@ static int error_line(const char *l, size_t n)
     return 0;
 }
 
+/* The text after "the library said: " in an adapter's line, or NULL: a
+ * bridge's own report of its library's last words (the pipe protocol's
+ * `fatal` reply, docs/pipe-protocol.md). */
+static const char *said_text(const char *l, size_t n)
+{
+    static const char mark[] = "): the library said: ";
+    char tmp[600];
+    size_t m = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
+    memcpy(tmp, l, m);
+    tmp[m] = '\0';
+    const char *p = strstr(tmp, mark);
+    return p ? l + (p - tmp) + sizeof mark - 1 : NULL;
+}
+
+/* Python's faulthandler line ("Fatal Python error: Segmentation fault"):
+ * it names the signal only, so a line of the library's own comes first. */
+static int python_fatal_line(const char *l, size_t n)
+{
+    return n >= 18 && strncmp(l, "Fatal Python error", 18) == 0;
+}
+
 void br_telling_line(const char *tail, char *buf, size_t cap)
 {
-    const char *best = NULL, *last = NULL, *adapter = NULL;
-    size_t best_n = 0, last_n = 0, adapter_n = 0;
+    /* in order of preference: what the bridge said its library said, the
+     * last error line of the library's, faulthandler's line, the last line,
+     * the adapter's line */
+    const char *pick[5] = { NULL, NULL, NULL, NULL, NULL };
+    size_t len[5] = { 0, 0, 0, 0, 0 };
     for (const char *l = tail; *l;) {
         const char *e = strchr(l, '\n');
         size_t n = e ? (size_t)(e - l) : strlen(l);
-        if (adapter_line(l, n)) { adapter = l; adapter_n = n; }
-        else if (!frame_line(l, n)) {
-            last = l; last_n = n;
-            if (error_line(l, n)) { best = l; best_n = n; }
-        }
+        const char *said = adapter_line(l, n) ? said_text(l, n) : NULL;
+        int k = said ? 0 : adapter_line(l, n) ? 4 : frame_line(l, n) ? -1 : python_fatal_line(l, n) ? 2
+              : error_line(l, n) ? 1 : 3;
+        if (said) { pick[0] = said; len[0] = n - (size_t)(said - l); }
+        else if (k > 0) { pick[k] = l; len[k] = n; }
+        if (k == 1 || k == 2) { pick[3] = l; len[3] = n; }
         l += n + (e != NULL);
     }
-    if (best == NULL) { best = last; best_n = last_n; }
-    if (best == NULL) { best = adapter; best_n = adapter_n; }
-    snprintf(buf, cap, "%.*s", (int)(best ? best_n : 0), best ? best : "");
+    for (int k = 0; k < 5; k++)
+        if (pick[k] != NULL) { snprintf(buf, cap, "%.*s", (int)len[k], pick[k]); return; }
+    snprintf(buf, cap, "%s", "");
 }

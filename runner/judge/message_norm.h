@@ -22,12 +22,14 @@ void br_normalise_message(const char *msg, char *buf, size_t cap);
 void br_crash_line(const char *line, char *buf, size_t cap);
 
 /* The line of a crashed target's stderr tail that says what went wrong, into
- * buf: lines an adapter printed about its bridge ("bcast pipe target ...:
- * bridge died") are passed over when the library said anything, and so are
- * stack frames ("  File ...", "    at ...", "#3 0x..."); of what is left, the
- * last line that reads like an error (Python's "Fatal Python error: ...",
- * "...Error: ...", "panicked at", "Assertion", "error:", "terminate called"),
- * else the last line. tail is untrusted; buf as above. */
+ * buf. In order of preference: the text a bridge reported with the pipe
+ * protocol's `fatal` reply (the adapter's line "bcast pipe target (...): the
+ * library said: TEXT"); the last line that reads like an error ("...Error:
+ * ...", "panicked at", "Assertion", "error:", "terminate called", glibc's
+ * "free(): ..."); Python faulthandler's "Fatal Python error: ..." (it names
+ * only the signal); the last line; the adapter's own line ("bcast pipe target
+ * ...: bridge died"). Stack frames ("  File ...", "    at ...", "#3 0x...")
+ * and blank lines never count. tail is untrusted; buf as above. */
 void br_telling_line(const char *tail, char *buf, size_t cap);
 
 #endif

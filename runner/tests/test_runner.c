@@ -689,6 +689,12 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     CHECK_STREQ(buf, "bcast pipe target (b): bridge died: eof (exited with status 1)");   /* nothing else said */
     br_telling_line("note: something\nworker log line", buf, sizeof buf);
     CHECK_STREQ(buf, "worker log line");
+    br_telling_line("ValueError: an earlier line\nbcast pipe target (b): the library said: RuntimeError: trap 'oob'\n"
+                    "bcast pipe target (b): bridge died: it reported a fatal error (exited with status 1)", buf, sizeof buf);
+    CHECK_STREQ(buf, "RuntimeError: trap 'oob'");                           /* the bridge's `fatal` report first */
+    br_telling_line("free(): invalid pointer\nFatal Python error: Aborted\n\nStack (most recent call first):\n"
+                    "  File \"b.py\", line 3 in run\nbcast pipe target (b): bridge died: eof (killed by signal 6)", buf, sizeof buf);
+    CHECK_STREQ(buf, "free(): invalid pointer");                            /* the library's line before faulthandler's */
 }
 
 /* Issue 13.5: rewriting an expectations file keeps its comments and

@@ -232,8 +232,9 @@ function takeCase(buf) {
 // Announces hello = { name, version, profile, ops, dtypes, maxRank, flags, gradOps },
 // then answers cases one at a time until stdin ends (exit 0). handler(c)
 // returns the reply's bytes or a Promise of them; the next case is read only
-// after the reply is written. An exception escaping the handler is a bridge
-// bug: it is thrown, the bridge dies, and the pipe target reports a crash.
+// after the reply is written. An exception escaping the handler (one the bridge
+// does not map to an error class) is sent as `fatal Name: message`, and the
+// bridge dies: the pipe target reports a crash named by that message.
 function serve(hello, handler) {
   process.stdout.write(['bcast-pipe 1', 'name ' + hello.name, 'version ' + hello.version,
     'profile ' + hello.profile, 'ops ' + hello.ops.join(' '), 'dtypes ' + hello.dtypes.join(' '),
@@ -254,7 +255,11 @@ function serve(hello, handler) {
     busy = false;
     if (ended) process.exit(0);
   };
+  // the bridge's last words (docs/pipe-protocol.md, `fatal`): what the library
+  // threw, which the runner names the crash by; then the stack on stderr
   const crash = (e) => {
+    const said = e && e.name ? `${e.name}: ${e.message}` : String(e);
+    try { fs.writeSync(1, `fatal ${oneLine(said) || 'fatal error'}\n`); } catch (_) { /* the runner is gone */ }
     process.stderr.write(`bridge error: ${e && e.stack ? e.stack : e}\n`);
     process.exit(70);
   };

@@ -555,7 +555,9 @@ static int broken_line(const char *line)
 /* Reads one reply. `ok` results go to alloc_output (value mode, or an out= the
  * library resized) or through self's/out's strides; `wrote` (before an error)
  * puts back what a failed in-place op left in self, so B22 is judged on the
- * library's behaviour. A malformed reply is the bridge's fault: bridge_lost. */
+ * library's behaviour; `fatal TEXT` (the bridge is about to die: TEXT is what
+ * its library said) goes to stderr, where the runner names the crash by it.
+ * A malformed reply is the bridge's fault: bridge_lost. */
 static int read_reply(const bct_call *call)
 {
     int toolong, rank;
@@ -577,6 +579,10 @@ static int read_reply(const bct_call *call)
             }
             snprintf(call->message, call->message_cap, "%s", msg ? msg : "");
             return st;
+        }
+        if (strncmp(line, "fatal ", 6) == 0) {   /* the bridge's last words: what its library said before dying */
+            fprintf(stderr, "bcast pipe target (%s): the library said: %.1000s\n", B.cmd ? B.cmd : "?", line + 6);
+            bridge_lost(call, "it reported a fatal error");
         }
         if (call->mode == BCT_MODE_GRAD && strncmp(line, "grads ", 6) == 0) return read_grads(call, line + 6);
         char dt[32], shp[4096];

@@ -6,6 +6,7 @@ reply's bytes, built with reply_ok / reply_shape / reply_error / reply_wrote.
 This module knows the protocol, not any library: it never looks at values.
 """
 
+import faulthandler
 import struct
 import sys
 
@@ -128,10 +129,34 @@ def _read_case(inp, header):
     return Case(op, mode, profile, args, axis, None if target == "-" else parse_shape(target))
 
 
+def reply_fatal(message):
+    """The bridge's last words before it dies: what its library said (one line).
+    The pipe target reports the case as a crash named by this text."""
+    return b"fatal %s\n" % (one_line(message) or "fatal error").encode("ascii", "backslashreplace")
+
+
+def _answer(handler, case, out):
+    """handler(case), written to out. An exception that escapes the handler
+    (one the bridge does not map to an error class) is reported with
+    reply_fatal ("TypeName: message") and raised again: the bridge dies with
+    its traceback on stderr, and the case is a crash named by the message."""
+    try:
+        reply = handler(case)
+    except Exception as e:
+        out.write(reply_fatal("%s: %s" % (type(e).__name__, e)))
+        out.flush()
+        raise
+    out.write(reply)
+    out.flush()
+
+
 def serve(hello, handler):
-    """Announces hello, then answers cases until stdin ends. An exception that
-    escapes the handler is a bridge bug: it is raised, the bridge dies, and the
+    """Announces hello, then answers cases until stdin ends. A library that
+    kills the process (a segfault, an abort) leaves Python's faulthandler's
+    "Fatal Python error: ..." and the Python stack on stderr; an exception that
+    escapes the handler is reported as `fatal` (see _answer). Either way the
     pipe target reports the case as a crash."""
+    faulthandler.enable(file=sys.stderr, all_threads=False)
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     lines = ["bcast-pipe 1", "name " + hello.name, "version " + hello.version, "profile " + hello.profile,
              "ops " + " ".join(hello.ops), "dtypes " + " ".join(hello.dtypes),
@@ -146,8 +171,7 @@ def serve(hello, handler):
         if not header:
             return
         case = _read_case(inp, header.decode("ascii").rstrip("\n"))
-        out.write(handler(case))
-        out.flush()
+        _answer(handler, case, out)
 
 
 def fail(message):

@@ -2,6 +2,10 @@
 
   hostile_bridge.py MODE [PIDFILE]
     crash    op mul: the bridge kills itself with SIGSEGV     -> that case crashes
+    raise    op mul: the library raises an exception the bridge does not map
+             (bcast_bridge sends `fatal`)                   -> a crash named by its message
+    abort    op mul: the library prints an error to stderr and aborts
+                                                            -> a crash named by that line
     exit     op mul: sys.exit(3) without replying             -> that case crashes
     garbage  op mul: replies a line that is not the protocol  -> that case crashes
     short    op mul: announces 12 bytes, sends 4 and exits    -> that case crashes
@@ -69,6 +73,11 @@ def run(case):
         return reply
     if case.op == "mul" and MODE == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
+    if case.op == "mul" and MODE == "raise":
+        raise LookupError("no kernel 'mul_i32' for this layout")
+    if case.op == "mul" and MODE == "abort":
+        print("libhostile: internal error: workspace of 'mul_i32' lost", file=sys.stderr, flush=True)
+        os.abort()
     if case.op == "mul" and MODE == "exit":
         sys.exit(3)
     if case.op == "mul" and MODE == "garbage":

@@ -105,6 +105,31 @@ run "bridge killed by SIGSEGV: the case crashes with SIGSEGV" 1 '1 crashed$' \
     --format json --output "$TMP/res.json" --target-arg "$PY $HB crash" "$FIX"
 reason "$MUL" 'SIGSEGV' && ok "the crash names SIGSEGV" || bad "the crash names SIGSEGV" "see $TMP/res.json"
 
+# A crash through a bridge is named by the library's words, never by the pipe
+# target (issue 26.4): the `fatal` reply, the library's stderr line, faulthandler's.
+# named ID PATTERN: the case's behaviour (what its finding is named by) matches
+# PATTERN and no finding's name mentions the pipe target.
+named() {
+    "$PY" - "$TMP/res.json" "$1" "$2" <<'PYEOF'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+c = {c["id"]: c for c in doc["cases"]}.get(sys.argv[2])
+names = [f["name"] for f in doc["findings"]]
+sys.exit(0 if c is not None and re.search(sys.argv[3], c["behaviour"]) and names
+         and not any("pipe target" in n or "bridge died" in n for n in names) else 1)
+PYEOF
+}
+for spec in "raise|SIGABRT: LookupError: no kernel 'mul_DT' for this layout" \
+            "abort|SIGABRT: libhostile: internal error: workspace of 'mul_DT' lost" \
+            "crash|SIGSEGV: Fatal Python error: Segmentation fault"; do
+    mode=${spec%%|*} said=${spec#*|}
+    run "bridge '$mode' on mul: one crash" 1 '^16 passed, 0 failed, 0 skipped, 1 crashed$' \
+        --format json --output "$TMP/res.json" --target-arg "$PY $HB $mode" "$FIX"
+    named "$MUL" "$said" && ok "bridge '$mode': the crash is named by the library's words" \
+        || bad "bridge '$mode': the crash is named by the library's words" \
+               "$("$PY" -c 'import json,sys; print([c["behaviour"] for c in json.load(open(sys.argv[1]))["cases"] if c["behaviour"]])' "$TMP/res.json")"
+done
+
 # A hung bridge: the runner's timeout kills the worker, PR_SET_PDEATHSIG the bridge.
 : > "$TMP/pids"
 run "bridge 'hang' on sub: one timeout, the rest pass" 1 '^16 passed, 0 failed, 0 skipped, 1 timed out$' \
