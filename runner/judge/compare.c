@@ -195,7 +195,7 @@ void br_format_values(int dtype, const void *data, int64_t n, int max, char *buf
 /* ---- classifying differences ---- */
 
 const char *const br_diff_class_names[BR_DC_COUNT] = {
-    "nan-dropped", "nan-invented", "inf", "signed-zero", "wrapped", "saturated", "high-half",
+    "nan-dropped", "nan-invented", "inf", "signed-zero", "zero", "wrapped", "saturated", "high-half",
     "misplaced", "rounding", "other"
 };
 
@@ -269,6 +269,14 @@ static int float_class(int dtype, const char *x, const char *y)
     return -1;
 }
 
+/* Whether actual y is 0 (+0 or -0) and expected x a non-zero, non-NaN number. */
+static int zero_for_number(int dtype, const char *x, const char *y)
+{
+    if (!is_float(dtype)) return as_int(dtype, y) == 0 && as_int(dtype, x) != 0;
+    double e = as_double(dtype, x), a = as_double(dtype, y);
+    return a == 0 && e != 0 && !isnan(e);
+}
+
 /* Whether expected[i] and actual[i] are equal under the comparison rule. */
 static int same(int dtype, const char *x, const char *y, size_t es, int cmp, int64_t ulp, double abs_tol)
 {
@@ -301,7 +309,10 @@ int64_t br_diff_compute_tol(int dtype, const void *expected, const void *actual,
         if (same(dtype, x, y, es, cmp, ulp, abs_tol)) continue;
         if (d->nfirst < BR_DIFF_FIRST) d->first[d->nfirst++] = i;
         d->count++;
-        int k = is_float(dtype) ? float_class(dtype, x, y) : int_class(dtype, as_int(dtype, x), as_int(dtype, y));
+        /* a 0 where a number was expected is that and nothing more: a 256 that
+         * reads 0 is no more "wrapped" than an unwritten element is */
+        int k = zero_for_number(dtype, x, y) ? BR_DC_ZERO
+              : is_float(dtype) ? float_class(dtype, x, y) : int_class(dtype, as_int(dtype, x), as_int(dtype, y));
         if (k < 0) {
             if (keys == NULL && (keys = malloc((size_t)n * sizeof *keys)) != NULL) {
                 for (int64_t j = 0; j < n; j++) keys[j] = elem_key(dtype, E + (size_t)j * es);

@@ -32,6 +32,8 @@ enum {
     BR_DC_NAN_INVENTED,  /* got NaN where a number was expected */
     BR_DC_INF,           /* one side is +-inf, the other is not the same inf */
     BR_DC_SIGNED_ZERO,   /* +0 against -0 */
+    BR_DC_ZERO,          /* actual is 0 where a non-zero number was expected (not written,
+                          * or written with zeros: the runner zeroes outputs, so either) */
     BR_DC_WRAPPED,       /* integer: actual is expected wrapped to 8/16/32 bits */
     BR_DC_SATURATED,     /* integer: actual is the dtype's min or max */
     BR_DC_HIGH_HALF,     /* i64: the low 32 bits agree, the high 32 do not */

@@ -112,35 +112,41 @@ static double elem(int dtype, const void *p, int64_t i)
 }
 
 /* Whether got is want times k in every element (zeros to zeros; NaN/inf
- * rule the ratio out). Sets *k. */
-static int scaled(int dtype, const void *want, const void *got, int64_t n, double *k)
+ * rule the ratio out): the number of non-zero elements of want that agree
+ * (0 when they do not). Sets *k. */
+static int64_t scaled(int dtype, const void *want, const void *got, int64_t n, double *k)
 {
-    int have = 0;
+    int64_t have = 0;
     for (int64_t i = 0; i < n; i++) {
         double w = elem(dtype, want, i), g = elem(dtype, got, i);
         if (!isfinite(w) || !isfinite(g)) return 0;
         if (w == 0) { if (g != 0) return 0; continue; }
         if (!have) { *k = g / w; have = 1; continue; }
         if (fabs(g - *k * w) > 1e-5 * fabs(g) + 1e-30) return 0;
+        have++;
     }
     return have;
 }
 
-/* The classic value bugs of a gradient whose shape is right: not written,
- * sign flipped, scaled by the broadcast factor (summed twice or over the
- * broadcast), averaged instead of summed (a mean), scaled otherwise. NULL
- * when none fits. */
+/* The classic value bugs of a gradient whose shape is right, as measured:
+ * all zeros (whether the library wrote them or left the zeroed buffer is not
+ * told apart), sign flipped, scaled by the broadcast factor (summed twice or
+ * over the broadcast), averaged instead of summed (a mean), scaled by some
+ * other constant (only when at least two non-zero elements share the ratio:
+ * any one number is a multiple of any other). NULL when none fits. */
 static const char *value_relation(const br_case *c, int arg, int dtype, const void *want, const void *got,
                                   int64_t n, const char **tag)
 {
     const br_arg *a = &c->args[arg], *g = &c->args[c->nargs - 1];
     int64_t ne = br_shape_count(a->shape, a->rank), nr = br_shape_count(g->shape, g->rank);
     double k = 0, f = ne > 0 && nr > 0 ? (double)nr / (double)ne : 0;
-    if (!scaled(dtype, want, got, n, &k)) return NULL;
-    if (k == 0) { *tag = "zeros"; return "all zeros (the gradient was not written)"; }
+    int64_t agree = scaled(dtype, want, got, n, &k);
+    if (agree == 0) return NULL;
+    if (k == 0) { *tag = "zeros"; return "all zeros"; }
     if (k == -1) { *tag = "sign-flipped"; return "the sign flipped"; }
     if (f > 1 && fabs(k - f) < 1e-6 * f) { *tag = "scaled-by-broadcast-factor"; return "scaled by the broadcast factor"; }
     if (f > 1 && fabs(k * f - 1) < 1e-6) { *tag = "averaged"; return "averaged over the stretched dims instead of summed"; }
+    if (agree < 2) return NULL;   /* one element: a different value, nothing more */
     *tag = "scaled";
     return "scaled by a constant";
 }

@@ -35,6 +35,28 @@ static const char grad_case[] =
     "values 12 15 18 21\n"
     "end\n";
 
+/* One element each: a gradient of 6 where 2 was expected is 3 times it, as
+ * any number is some multiple of another: no "scaled by a constant". */
+static const char one_case[] =
+    "bcast-cases 1\n"
+    "case grad/add/f32/(1,)x(1,)\n"
+    "suite grad\n"
+    "rules B1\n"
+    "op add\n"
+    "mode grad\n"
+    "source numpy torch\n"
+    "arg x f32 (1,) (1,) 0 1\n"
+    "values 1\n"
+    "arg y f32 (1,) (1,) 0 1\n"
+    "values 1\n"
+    "arg grad f32 (1,) (1,) 0 1\n"
+    "values 2\n"
+    "expect * grad x f32 (1,) exact\n"
+    "values 2\n"
+    "expect * grad y f32 (1,) exact\n"
+    "values 2\n"
+    "end\n";
+
 static int load_text(br_caseset *cs, const char *text, br_err *err)
 {
     memset(cs, 0, sizeof *cs);
@@ -232,6 +254,7 @@ static void test_judge_classifies_gradient_bugs(void)
     const br_case *c = &cs.cases[0];
     static const float gx[3] = { 6, 22, 38 }, gy[4] = { 12, 15, 18, 21 }, g12[12] = { 0 };
     static const float gx_scaled[3] = { 24, 88, 152 }, gx_mean[3] = { 1.5f, 5.5f, 9.5f }, zero3[3] = { 0 };
+    static const float gx_three[3] = { 18, 66, 114 };
     fake f;
     memset(&f, 0, sizeof f);
     put_grad(&f, 0, 2, (const int64_t[]){ 3, 1 }, gx, 3, 0);
@@ -252,7 +275,15 @@ static void test_judge_classifies_gradient_bugs(void)
     put_grad(&f, 0, 2, (const int64_t[]){ 3, 1 }, gx_mean, 3, 0);
     judged(c, &f, "gradient-averaged", "averaged");                               /* a mean */
     put_grad(&f, 0, 2, (const int64_t[]){ 3, 1 }, zero3, 3, 0);
-    judged(c, &f, "gradient-zeros", "not written");
+    judged(c, &f, "gradient-zeros", "all zeros");   /* the runner zeroes the buffer: written or not, unknown */
+    {
+        br_grad_verdict gv;
+        memset(&gv, 0, sizeof gv);
+        br_judge_grads(c, BCT_PROFILE_NUMPY, &f.r, (const char *)f.arena, &gv);
+        CHECK(strcmp(gv.behaviour, "gradient values: all zeros") == 0);   /* says no more than it measured */
+    }
+    put_grad(&f, 0, 2, (const int64_t[]){ 3, 1 }, gx_three, 3, 0);
+    judged(c, &f, "gradient-scaled", "scaled by a constant");                     /* x3, three elements agree */
     put_grad(&f, 0, 2, (const int64_t[]){ 3, 1 }, gx, 3, 0);
     f.r.grad[1].calls = 0;
     judged(c, &f, "gradient-missing", "gradient of y missing");
@@ -262,6 +293,12 @@ static void test_judge_classifies_gradient_bugs(void)
     f.r.grad[1].dtype = BCT_F32;
     f.r.alloc_calls = 1;
     judged(c, &f, "alloc-output-in-grad-mode", "alloc_output");
+    br_caseset_free(&cs);
+    CHECK(load_text(&cs, one_case, &err) == 0);
+    memset(&f, 0, sizeof f);
+    put_grad(&f, 0, 1, (const int64_t[]){ 1 }, (const float[]){ 6 }, 1, 0);
+    put_grad(&f, 1, 1, (const int64_t[]){ 1 }, (const float[]){ 2 }, 1, 8);
+    judged(&cs.cases[0], &f, "gradient-other", "gradient values: other");          /* one element: no constant */
     br_caseset_free(&cs);
 }
 

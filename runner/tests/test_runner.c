@@ -611,6 +611,15 @@ static void test_diff_classifies_each_kind(void)
     br_diff_compute(BCT_I16, ei, ai, 3, BR_CMP_EXACT, 0, &d);
     CHECK_EQ_I64(d.by_class[BR_DC_WRAPPED], 1);     /* 300 wrapped to 8 bits is 44 */
     CHECK_EQ_I64(d.by_class[BR_DC_SATURATED], 1);
+    /* a row left at 0: zero, not "wrapped" where the expected value is a multiple of 256 */
+    int32_t er[4] = { 256, 7, 512, 3 }, ar[4] = { 0, 0, 0, 3 };
+    br_diff_compute(BCT_I32, er, ar, 4, BR_CMP_EXACT, 0, &d);
+    CHECK_EQ_I64(d.by_class[BR_DC_ZERO], 3);
+    CHECK_EQ_I64(d.by_class[BR_DC_WRAPPED], 0);
+    float ez[2] = { 1.5f, NAN }, az[2] = { -0.0f, 0.0f };
+    br_diff_compute(BCT_F32, ez, az, 2, BR_CMP_EXACT, 0, &d);
+    CHECK_EQ_I64(d.by_class[BR_DC_ZERO], 1);          /* a dropped NaN stays nan-dropped */
+    CHECK_EQ_I64(d.by_class[BR_DC_NAN_DROPPED], 1);
     int64_t el[2] = { ((int64_t)5 << 32) | 9, 1 }, al[2] = { ((int64_t)7 << 32) | 9, 1 };
     br_diff_compute(BCT_I64, el, al, 2, BR_CMP_EXACT, 0, &d);
     CHECK_EQ_I64(d.by_class[BR_DC_HIGH_HALF], 1);
