@@ -248,37 +248,63 @@ static size_t cut_words(const char *s, size_t cap)
     return k ? k : cap;
 }
 
+/* How bad a failure kind is, worst first: a crash, a memory violation, a
+ * hang, wrong values, no output, a wrong shape, a wrong dtype, success where
+ * an error was expected, an error where success was, the wrong error class. */
+static int severity(const char *failure)
+{
+    static const char *const order[] = { "crash", "violation", "timeout", "wrong-values", "no-output", "wrong-shape",
+                                         "wrong-dtype", "expected-error", "bad-status", "unexpected-error",
+                                         "wrong-class" };
+    for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
+        if (failure != NULL && strcmp(failure, order[i]) == 0) return i;
+    return 99;
+}
+
 /* What the target did over a family merged from groups with different
  * behaviours (level 2: one condition, several symptoms): "N behaviours:
- * B (n), B (n), ..." with the commonest first, at most three named; each
- * behaviour is cut at 90 characters on a word boundary, and behaviours
- * that agree that far count as one. Returns 0 (writes nothing) when there
- * is one. */
+ * B (n), B (n), ..." worst first (severity), then commonest. Every kind of
+ * failure the family holds is named (its commonest behaviour), and other
+ * behaviours fill up to three; the rest are counted ("and 2 more (5
+ * cases)"). Each behaviour is cut at 90 characters on a word boundary, and
+ * behaviours that agree that far count as one. Returns 0 (writes nothing)
+ * when there is one. */
 static int behaviours(const br_report *rep, const group *gr, br_buf *b)
 {
-    enum { MAXB = 16, CUT = 90 };
-    struct seen { const char *s; size_t len, cnt; } v[MAXB];
-    size_t nb = 0, more = 0;
+    enum { MAXB = 16, CUT = 90, NAMED = 3 };
+    struct seen { const char *s; size_t len, cnt; int sev, named; } v[MAXB];
+    size_t nb = 0, more = 0, more_cases = 0, overflow = 0;   /* overflow: cases past MAXB behaviours */
     for (size_t i = 0; i < gr->n; i++) {
         const br_rec *x = &rep->recs[gr->recs[i]];
         const char *s = x->behaviour[0] ? x->behaviour : x->reason;
         size_t n = cut_words(s, CUT), k = 0;
         while (k < nb && !(v[k].len == n && memcmp(v[k].s, s, n) == 0)) k++;
         if (k == nb) {
-            if (nb == MAXB) { more++; continue; }
-            v[nb++] = (struct seen){ s, n, 0 };
+            if (nb == MAXB) { overflow++; continue; }
+            v[nb++] = (struct seen){ s, n, 0, severity(x->failure), 0 };
         }
+        if (severity(x->failure) < v[k].sev) v[k].sev = severity(x->failure);
         v[k].cnt++;
     }
     if (nb < 2) return 0;
-    for (size_t i = 1; i < nb; i++)   /* commonest first (insertion sort: few) */
-        for (size_t j = i; j > 0 && v[j].cnt > v[j - 1].cnt; j--) {
+    for (size_t i = 1; i < nb; i++)   /* worst first, then commonest (insertion sort: few) */
+        for (size_t j = i; j > 0 && (v[j].sev < v[j - 1].sev || (v[j].sev == v[j - 1].sev && v[j].cnt > v[j - 1].cnt)); j--) {
             struct seen t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
         }
-    br_buf_printf(b, "%zu behaviours: ", nb + (more ? 1 : 0));
-    for (size_t k = 0; k < nb && k < 3; k++)
-        br_buf_printf(b, "%s%.*s%s (%zu)", k ? ", " : "", (int)v[k].len, v[k].s, v[k].s[v[k].len] ? " ..." : "", v[k].cnt);
-    if (nb > 3 || more) br_buf_puts(b, ", ...");
+    size_t named = 0;
+    for (size_t k = 0; k < nb; k++)   /* the first (commonest) of each kind */
+        if (k == 0 || v[k].sev != v[k - 1].sev) { v[k].named = 1; named++; }
+    for (size_t k = 0; k < nb && named < NAMED; k++)
+        if (!v[k].named) { v[k].named = 1; named++; }
+    br_buf_printf(b, "%zu%s behaviours: ", nb, overflow ? " or more" : "");
+    size_t w = 0;
+    for (size_t k = 0; k < nb; k++) {
+        if (!v[k].named) { more++; more_cases += v[k].cnt; continue; }
+        br_buf_printf(b, "%s%.*s%s (%zu)", w++ ? ", " : "", (int)v[k].len, v[k].s, v[k].s[v[k].len] ? " ..." : "", v[k].cnt);
+    }
+    more_cases += overflow;
+    if (more || overflow)
+        br_buf_printf(b, ", and %zu%s more (%zu case%s)", more, overflow ? "+" : "", more_cases, more_cases == 1 ? "" : "s");
     return 1;
 }
 

@@ -790,6 +790,36 @@ static void test_findings_one_condition_several_behaviours(void)
     br_report_free(&r);
 }
 
+/* Issue 26.4: a family whose cases did different things names each kind of
+ * failure, worst first, however few cases it has: the one crash among 34
+ * cases is named first, not left to the outcomes column. */
+static void test_findings_name_behaviours_worst_first(void)
+{
+    static const struct { int n, o; const char *failure, *behaviour; } kinds[] = {
+        { 20, BR_O_FAIL, "unexpected-error", "raises other: Boom" },
+        { 6, BR_O_FAIL, "wrong-shape", "succeeds with a wrong shape" },
+        { 4, BR_O_FAIL, "wrong-dtype", "result dtype differs from the profile's promotion" },
+        { 3, BR_O_FAIL, "wrong-values", "values: other" },
+        { 1, BR_O_CRASH, "crash", "crashes with SIGSEGV: Fatal Python error: Segmentation fault" },
+        { 2, BR_O_FAIL, "unexpected-error", "raises other: Bang" },
+    };
+    br_report r;
+    memset(&r, 0, sizeof r);
+    add_recs(&r, 40, BR_O_PASS, "", "ok f32 (2,)", "dtype:f32 rank:1-2");
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t from = r.n;
+        add_recs(&r, kinds[k].n, kinds[k].o, kinds[k].behaviour, "ok f32 (2,)", "dtype:f32 rank:33+");
+        for (size_t i = from; i < r.n; i++) r.recs[i].failure = kinds[k].failure;
+    }
+    br_findings_build(&r);
+    CHECK(r.nfindings == 1);
+    if (r.nfindings == 1)
+        CHECK(strstr(r.findings[0].name, "6 behaviours: crashes with SIGSEGV: Fatal Python error: Segmentation fault (1), "
+                                         "values: other (3), succeeds with a wrong shape (6), result dtype differs from the "
+                                         "profile's promotion (4), raises other: Boom (20), and 1 more (2 cases), where") != NULL);
+    br_report_free(&r);
+}
+
 /* B16: a requested shape with a negative entry is a case feature. */
 static void test_negative_extent_feature(void)
 {
@@ -938,6 +968,7 @@ int main(void)
     RUN(test_normalise_message_strips_numbers_and_shapes);
     RUN(test_expectations_rewrite_keeps_what_people_wrote);
     RUN(test_findings_one_condition_several_behaviours);
+    RUN(test_findings_name_behaviours_worst_first);
     RUN(test_negative_extent_feature);
     RUN(test_contiguity_decides_strided_skip);
     return check_summary();
