@@ -146,6 +146,15 @@ static _Noreturn void bridge_lost(const bct_call *call, const char *what)
     abort();
 }
 
+/* The bridge's `fatal` reply: its last words, what its library said before
+ * it dies. They go to stderr as "the library said: TEXT", the line the runner
+ * names the crash by (runner/judge/message_norm.h, br_telling_line). */
+static _Noreturn void bridge_said(const bct_call *call, const char *text)
+{
+    fprintf(stderr, "bcast pipe target (%s): the library said: %.1000s\n", B.cmd ? B.cmd : "?", text);
+    bridge_lost(call, "it reported a fatal error");
+}
+
 /* ---- bytes in and out ---- */
 
 static int out_reserve(size_t n)
@@ -580,10 +589,7 @@ static int read_reply(const bct_call *call)
             snprintf(call->message, call->message_cap, "%s", msg ? msg : "");
             return st;
         }
-        if (strncmp(line, "fatal ", 6) == 0) {   /* the bridge's last words: what its library said before dying */
-            fprintf(stderr, "bcast pipe target (%s): the library said: %.1000s\n", B.cmd ? B.cmd : "?", line + 6);
-            bridge_lost(call, "it reported a fatal error");
-        }
+        if (strncmp(line, "fatal ", 6) == 0) bridge_said(call, line + 6);
         if (call->mode == BCT_MODE_GRAD && strncmp(line, "grads ", 6) == 0) return read_grads(call, line + 6);
         char dt[32], shp[4096];
         long long nbytes;
