@@ -434,7 +434,7 @@ static void loss_behaviour(verdict *v, int outcome, const br_loss *loss)
 {
     if (outcome == BR_O_TIMEOUT) { snprintf(v->behaviour, sizeof v->behaviour, "hangs (timeout)"); return; }
     if (outcome == BR_O_VIOLATION) { snprintf(v->behaviour, sizeof v->behaviour, "memory violation: %s", v->detail); return; }
-    char msg[300] = "", told[600], line[600];
+    char msg[300] = "", told[4200], line[600];   /* told: a whole stderr line (a tail is at most 4 KiB) */
     br_telling_line(loss && loss->stderr_tail ? loss->stderr_tail : "", told, sizeof told);
     br_crash_line(told, line, sizeof line);
     br_normalise_message(line, msg, sizeof msg);

@@ -208,6 +208,10 @@ void br_crash_line(const char *line, char *buf, size_t cap)
     snprintf(buf, cap, "assertion failed in %.*s: %.*s", (int)(fend - base), base, (int)(e - expr), expr);
 }
 
+/* The longest stderr line looked into whole (a stderr tail is at most 4 KiB;
+ * C++ assertions name long template signatures before the word Assertion). */
+#define BR_LINE_MAX 4200
+
 /* A line a pipe adapter wrote about its bridge, not the library's words. */
 static int adapter_line(const char *l, size_t n)
 {
@@ -232,7 +236,7 @@ static int error_line(const char *l, size_t n)
     static const char *const marks[] = { "Fatal Python error", "Error:", "Exception:", "panicked at", "Assertion", "error:",
                                          "terminate called", "Aborted", "FATAL", "Segmentation fault", "free(): ",
                                          "malloc(): ", "double free", "stack smashing" };
-    char tmp[512];
+    char tmp[BR_LINE_MAX];
     size_t m = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
     memcpy(tmp, l, m);
     tmp[m] = '\0';
@@ -247,7 +251,7 @@ static int error_line(const char *l, size_t n)
 static const char *said_text(const char *l, size_t n)
 {
     static const char mark[] = "): the library said: ";
-    char tmp[600];
+    char tmp[BR_LINE_MAX];
     size_t m = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
     memcpy(tmp, l, m);
     tmp[m] = '\0';

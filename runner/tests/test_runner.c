@@ -704,6 +704,15 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     br_telling_line("free(): invalid pointer\nFatal Python error: Aborted\n\nStack (most recent call first):\n"
                     "  File \"b.py\", line 3 in run\nbcast pipe target (b): bridge died: eof (killed by signal 6)", buf, sizeof buf);
     CHECK_STREQ(buf, "free(): invalid pointer");                            /* the library's line before faulthandler's */
+    {   /* a C++ assertion names a long template signature before the word Assertion */
+        char tail[2000], told[4200];
+        int o = snprintf(tail, sizeof tail, "bcast-run: /usr/include/eigen3/T.h:12: void f(");
+        while (o < 1500) o += snprintf(tail + o, sizeof tail - (size_t)o, "Eigen::TensorMap<float, 4>, ");
+        snprintf(tail + o, sizeof tail - (size_t)o, "int): Assertion `d > 0' failed.\nbcast pipe target (x): bridge died");
+        br_telling_line(tail, told, sizeof told);
+        br_crash_line(told, buf, sizeof buf);
+        CHECK_STREQ(buf, "assertion failed in T.h: d > 0");
+    }
 }
 
 /* Issue 13.5: rewriting an expectations file keeps its comments and
