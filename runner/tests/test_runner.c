@@ -687,6 +687,13 @@ static void test_normalise_message_strips_numbers_and_shapes(void)
     CHECK_STREQ(buf, "Segmentation fault at 0x10");
     br_normalise_message("NotImplementedError: couldn't find matching opcode for 'sub_bbb'", buf, sizeof buf);
     CHECK_STREQ(buf, "NotImplementedError: couldn't find matching opcode for 'sub_bbb'");
+}
+
+/* Issue 26.4: a crash is named by the line of its stderr that says what went
+ * wrong: the bridge's `fatal` report, the library's error line, faulthandler's. */
+static void test_telling_line(void)
+{
+    char buf[300];
     br_telling_line("Fatal Python error: Segmentation fault\n\nCurrent thread 0x7f (most recent call first):\n"
                     "  File \"/x/lib.py\", line 3 in add\nbcast pipe target (python3 b.py): bridge died: eof "
                     "(killed by signal 11)", buf, sizeof buf);
@@ -978,6 +985,7 @@ int main(void)
     RUN(test_expectations_rewrite_keeps_what_people_wrote);
     RUN(test_findings_one_condition_several_behaviours);
     RUN(test_findings_name_behaviours_worst_first);
+    RUN(test_telling_line);
     RUN(test_negative_extent_feature);
     RUN(test_contiguity_decides_strided_skip);
     return check_summary();
