@@ -18,7 +18,7 @@ import tempfile
 def run_profile(runner, target, paths, profile):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "result.json")
-        # every file's suite named, so that opt-in suites (explored) are checked too
+        # every file's suite named, so that an opt-in suite (large) among paths is checked too
         suites = [a for p in paths for a in ("--suite", os.path.basename(p)[:-len(".cases")]) if p.endswith(".cases")]
         proc = subprocess.run([runner, "--target", target, "--profile", profile, "--jobs", "2",
                                "--format", "json", "--output", out] + suites + paths,

@@ -34,9 +34,8 @@ int br_filter_match(const br_filter *f, const br_case *c)
 {
     int ok;
     if (f->n[BR_F_SUITE] == 0) {
-        /* opt-in suites: large (gigabytes); explored, until the bundled
-         * targets' expectations list its failures (issue #25: --suite explored) */
-        if (strcmp(c->suite, "large") == 0 || strcmp(c->suite, "explored") == 0) return 0;
+        /* opt-in suite: large (gigabytes) */
+        if (strcmp(c->suite, "large") == 0) return 0;
     } else {
         ok = 0;
         for (size_t i = 0; i < f->n[BR_F_SUITE] && !ok; i++) ok = strcmp(f->v[BR_F_SUITE][i], c->suite) == 0;

@@ -459,10 +459,12 @@ static void test_filters_or_within_and_across(void)
     a[0].dtype = BCT_F32;
     br_case c1 = fake_case("binary/add/f32/x", "exhaustive", "stretch scalar", BCT_ADD, a, 1);
     br_case c2 = fake_case("big/add", "large", "stretch", BCT_ADD, a, 1);
+    br_case c3 = fake_case("explored/add/f32/x", "explored", "explored", BCT_ADD, a, 1);
     br_filter f;
     memset(&f, 0, sizeof f);
     CHECK(br_filter_match(&f, &c1));
     CHECK(!br_filter_match(&f, &c2));          /* large is excluded unless asked for */
+    CHECK(br_filter_match(&f, &c3));           /* explored is part of the default run */
     br_filter_add(&f, BR_F_SUITE, "large");
     CHECK(br_filter_match(&f, &c2) && !br_filter_match(&f, &c1));
     br_filter_add(&f, BR_F_SUITE, "exhaustive");
