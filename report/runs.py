@@ -20,7 +20,7 @@ SUMMARY_SCHEMA = "bcast-report-summary 1"
 SUMMARY_REASON_MAX = 120   # characters of a case's one-line reason kept in summary.json
 # A summary.json over this many bytes (a target with ten thousand failing cases) keeps each
 # case's reason to SUMMARY_REASON_SHORT characters, so the committed report stays under 3 MB.
-SUMMARY_MAX_BYTES = 2000000
+SUMMARY_MAX_BYTES = 1500000
 SUMMARY_REASON_SHORT = 40
 NOT_PASSING = ("fail", "crash", "timeout", "violation")
 FAULT_ADDRESS = re.compile(r"fault at 0x[0-9a-f]+")
@@ -435,13 +435,16 @@ def summary(doc):
     finding). Each case that did not simply pass, skip or get probed past a declared limit
     (its limit finding counts those) keeps its id, outcome, finding and one-line reason, cut
     to SUMMARY_REASON_MAX characters, or to SUMMARY_REASON_SHORT when the summary would
-    otherwise exceed SUMMARY_MAX_BYTES (then "reason_max" says so). The full per-case record
+    otherwise exceed SUMMARY_MAX_BYTES, or to none when even that would (then "reason_max" says so:
+    40 or 0; the case's finding still names its cause). The full per-case record
     (diffs, stderr, one-liners, probed cases) stays in results.json, which `make report`
     writes and git ignores."""
     s = _summary(doc, SUMMARY_REASON_MAX)
-    if len(json.dumps(s, indent=1, sort_keys=True)) > SUMMARY_MAX_BYTES:
-        s = _summary(doc, SUMMARY_REASON_SHORT)
-        s["reason_max"] = SUMMARY_REASON_SHORT
+    for shorter in (SUMMARY_REASON_SHORT, 0):   # 0: no reasons (each case still names its finding)
+        if len(json.dumps(s, indent=1, sort_keys=True)) <= SUMMARY_MAX_BYTES:
+            break
+        s = _summary(doc, shorter)
+        s["reason_max"] = shorter
     return s
 
 
@@ -461,6 +464,8 @@ def _cut(text, limit):
     word cut in two (a single word longer than the limit is cut, as nothing else fits)."""
     if len(text) <= limit:
         return text
+    if limit < 4:
+        return ""
     head = text[:limit - 3]
     if text[limit - 3] != " " and " " in head:
         head = head.rsplit(" ", 1)[0]
