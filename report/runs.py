@@ -251,6 +251,10 @@ HEX_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
 VARYING_NAME = "the outcome varies from run to run"
 VARYING_SPLIT = re.compile(r" \([^()]*\)(?=: [0-9]+ cases)")
 SANITIZER_PID = re.compile(r"==[0-9]+==")
+# The checkout's own path, as a bridge's Python traceback prints it (faulthandler's "File
+# /.../targets/pipe/bridges/x.py"): the report shows paths relative to it, so a report does
+# not depend on where the repository was cloned.
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def limit_key(reason):
@@ -282,6 +286,9 @@ def _stable_case(c):
     for k in ("actual", "error_message", "reason"):   # a library's repr of a function object ("at 0x7f15...")
         if isinstance(kept.get(k), str):
             kept[k] = HEX_ADDRESS.sub("0x<address>", kept[k])
+    for k in ("reason", "actual", "detail", "error_message", "stderr_tail"):
+        if isinstance(kept.get(k), str):
+            kept[k] = kept[k].replace(REPO_ROOT, "")
     if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC_OUTCOME) and kept.get("actual_outcome") in ("pass", "fail"):
         kept.update(VARYING_OUTCOME)
     if (kept.get("known_reason") or "").startswith(NONDETERMINISTIC):

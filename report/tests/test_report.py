@@ -876,6 +876,19 @@ def test_summary_size_ladder(tmp):
           "a summary over %d bytes cuts every reason to %d characters at a word end and keeps every case" % (
               runs.SUMMARY_MAX_BYTES, runs.SUMMARY_REASON_SHORT))
     check(runs._cut("x" * 50, 40) == "x" * 37 + "...", "one word longer than the limit is cut (nothing else fits)")
+    huge = runs.summary(doc(runs.SUMMARY_MAX_BYTES // 60))
+    check(huge.get("reason_max") == 0 and huge["cases"][0]["reason"] == "" and huge["cases"][0]["finding"] == "F1",
+          "a summary still over %d bytes at %d characters keeps no reasons (each case still names its finding)"
+          % (runs.SUMMARY_MAX_BYTES, runs.SUMMARY_REASON_SHORT))
+
+
+def test_paths_relative_to_checkout():
+    """A bridge's traceback names files by absolute path (faulthandler): the report shows them
+    relative to the checkout, so it is the same wherever the repository is cloned."""
+    tail = 'File "%stargets/pipe/bridges/torch_bridge.py", line 131 in call' % runs.REPO_ROOT
+    kept = runs._stable_case({"id": "a", "outcome": "crash", "stderr_tail": tail, "reason": "crashed in " + tail})
+    check(kept["stderr_tail"] == 'File "targets/pipe/bridges/torch_bridge.py", line 131 in call'
+          and runs.REPO_ROOT not in kept["reason"], "the checkout's path is dropped: %r" % kept["stderr_tail"])
 
 
 def test_counts_check_cited_blocks(tmp):
@@ -990,6 +1003,7 @@ def main():
         test_nondeterministic_values()
         test_nondeterministic_outcome()
         test_long_repro_not_inlined()
+        test_paths_relative_to_checkout()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
                   test_unwritable_out_dir, test_determinism, test_judged_against, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_summary_size_ladder, test_chromium):
