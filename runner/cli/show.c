@@ -52,9 +52,12 @@ static int mathop_expr(br_buf *o, const br_case *c, int torch)
     else if (c->op == BCT_PRELU)
         br_buf_printf(o, torch ? "torch.where(%s < 0, %s * %s.expand_as(%s), %s)"
                                : "np.where(%s < 0, %s * np.broadcast_to(%s, %s.shape), %s)", x, x, y, x, x);
-    else if (c->op == BCT_GEMM_BIAS)
-        br_buf_printf(o, torch ? "torch.mm(%s,%s) + %s.expand(%s.shape[0], %s.shape[1])"
-                               : "np.matmul(%s,%s) + np.broadcast_to(%s, (%s.shape[0], %s.shape[1]))", x, y, z, x, y);
+    else if (c->op == BCT_GEMM_BIAS && torch)   /* Gemm takes 2-D A and B (B45): torch.mm refuses others */
+        br_buf_printf(o, "torch.mm(%s,%s) + %s.expand(%s.shape[0], %s.shape[1])", x, y, z, x, y);
+    else if (c->op == BCT_GEMM_BIAS)            /* NumPy's matmul takes more, so the rule's check is spelled out */
+        br_buf_printf(o, "(np.matmul(%s,%s) if %s.ndim == %s.ndim == 2 else (_ for _ in ()).throw("
+                         "ValueError('Gemm takes 2-D A and B (B45)'))) + np.broadcast_to(%s, (%s.shape[0], %s.shape[1]))",
+                      x, y, x, y, z, x, y);
     else
         return 0;
     return 1;
