@@ -168,6 +168,50 @@ int classify(const std::string &message)
     return BCT_ERR_OTHER;
 }
 
+/* The binary ops of issue #25 (B38-B42), value mode only: ATen's own
+ * functions, the ones torch.* calls (div_trunc/div_floor are at::div's
+ * rounding modes). */
+at::Tensor math_binary(int op, const at::Tensor &x, const at::Tensor &y)
+{
+    switch (op) {
+    case BCT_COPYSIGN: return at::copysign(x, y);
+    case BCT_ATAN2: return at::atan2(x, y);
+    case BCT_HYPOT: return at::hypot(x, y);
+    case BCT_FMOD: return at::fmod(x, y);
+    case BCT_HEAVISIDE: return at::heaviside(x, y);
+    case BCT_LOGADDEXP: return at::logaddexp(x, y);
+    case BCT_LOGADDEXP2: return at::logaddexp2(x, y);
+    case BCT_NEXTAFTER: return at::nextafter(x, y);
+    case BCT_LDEXP: return at::ldexp(x, y);
+    case BCT_GCD: return at::gcd(x, y);
+    case BCT_LCM: return at::lcm(x, y);
+    case BCT_LEFT_SHIFT: return at::bitwise_left_shift(x, y);
+    case BCT_RIGHT_SHIFT: return at::bitwise_right_shift(x, y);
+    case BCT_FLOAT_POWER: return at::float_power(x, y);
+    case BCT_FMAX: return at::fmax(x, y);
+    case BCT_FMIN: return at::fmin(x, y);
+    case BCT_DIV_TRUNC: return at::div(x, y, "trunc");
+    case BCT_DIV_FLOOR: return at::div(x, y, "floor");
+    default: throw std::runtime_error("op not claimed by the libtorch target");
+    }
+}
+
+/* The three-operand ops of issue #25 (B43-B45), value mode only. gemm_bias is
+ * at::addmm(C, A, B) (beta = alpha = 1), which expands C to (M,N) one way
+ * only, as ONNX's Gemm does; clip is at::clamp with tensor bounds. */
+at::Tensor ternary(int op, const at::Tensor &x, const at::Tensor &y, const at::Tensor &z)
+{
+    switch (op) {
+    case BCT_WHERE: return at::where(x, y, z);
+    case BCT_CLIP: return at::clamp(x, y, z);
+    case BCT_LERP: return at::lerp(x, y, z);
+    case BCT_ADDCMUL: return at::addcmul(x, y, z);
+    case BCT_ADDCDIV: return at::addcdiv(x, y, z);
+    case BCT_GEMM_BIAS: return at::addmm(z, x, y);
+    default: throw std::runtime_error("op not claimed by the libtorch target");
+    }
+}
+
 at::Tensor binary(int op, const at::Tensor &x, const at::Tensor &y)
 {
     switch (op) {
@@ -193,7 +237,7 @@ at::Tensor binary(int op, const at::Tensor &x, const at::Tensor &y)
     case BCT_BITWISE_OR: return at::bitwise_or(x, y);
     case BCT_BITWISE_XOR: return at::bitwise_xor(x, y);
     case BCT_MATMUL: return at::matmul(x, y);
-    default: throw std::runtime_error("op not claimed by the libtorch target");
+    default: return math_binary(op, x, y);
     }
 }
 
@@ -386,8 +430,8 @@ int run_out(const bct_call *call)
 at::Tensor forward(const bct_call *call, const std::vector<at::Tensor> &in)
 {
     switch (call->op) {
-    case BCT_WHERE:
-        return at::where(in.at(0), in.at(1), in.at(2));
+    case BCT_WHERE: case BCT_CLIP: case BCT_LERP: case BCT_ADDCMUL: case BCT_ADDCDIV: case BCT_GEMM_BIAS:
+        return ternary(call->op, in.at(0), in.at(1), in.at(2));
     case BCT_EXPAND:
         return in.at(0).expand(vec(call->target_shape, call->target_rank));
     case BCT_BROADCAST_TO:
@@ -502,6 +546,17 @@ int torch_init(const char *arg)
 
 constexpr uint64_t bit(int op) { return UINT64_C(1) << op; }
 
+/* The issue #25 ops ATen has with bcast's semantics (B38-B45), value mode
+ * only. Not prelu: at::prelu takes a weight of one element or one per
+ * channel (input dim 1), not ONNX's slope broadcast one way from the
+ * trailing dims (B45), so it is another op, not a broadcast of this one. */
+constexpr uint64_t kMathOps =
+    bit(BCT_COPYSIGN) | bit(BCT_ATAN2) | bit(BCT_HYPOT) | bit(BCT_FMOD) | bit(BCT_HEAVISIDE) |
+    bit(BCT_LOGADDEXP) | bit(BCT_LOGADDEXP2) | bit(BCT_NEXTAFTER) | bit(BCT_LDEXP) | bit(BCT_GCD) |
+    bit(BCT_LCM) | bit(BCT_LEFT_SHIFT) | bit(BCT_RIGHT_SHIFT) | bit(BCT_FLOAT_POWER) | bit(BCT_FMAX) |
+    bit(BCT_FMIN) | bit(BCT_DIV_TRUNC) | bit(BCT_DIV_FLOOR) | bit(BCT_CLIP) | bit(BCT_LERP) |
+    bit(BCT_ADDCMUL) | bit(BCT_ADDCDIV) | bit(BCT_GEMM_BIAS);
+
 /* torch has no broadcast_shapes in C++ (it is Python), no legacy axis add and
  * no ONNX unidirectional add: those ops are not claimed. No rank limit is
  * documented for CPU tensors, so max_rank is 0. */
@@ -515,7 +570,7 @@ const bct_target descriptor = {
         bit(BCT_NE) | bit(BCT_LT) | bit(BCT_LE) | bit(BCT_GT) | bit(BCT_GE) |
         bit(BCT_LOGICAL_AND) | bit(BCT_LOGICAL_OR) | bit(BCT_LOGICAL_XOR) |
         bit(BCT_BITWISE_AND) | bit(BCT_BITWISE_OR) | bit(BCT_BITWISE_XOR) | bit(BCT_WHERE) |
-        bit(BCT_BROADCAST_TO) | bit(BCT_EXPAND) | bit(BCT_MATMUL),
+        bit(BCT_BROADCAST_TO) | bit(BCT_EXPAND) | bit(BCT_MATMUL) | kMathOps,
     (UINT32_C(1) << BCT_DTYPE_COUNT) - 1,
     0,
     BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT,
