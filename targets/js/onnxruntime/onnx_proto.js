@@ -15,6 +15,7 @@
 // TensorProto.DataType values (onnx.proto3) for bcast's dtypes.
 const ELEM_TYPE = { f32: 1, u8: 2, i8: 3, i16: 5, i32: 6, i64: 7, bool: 9, f64: 11 };
 const ATTR_INT = 2;          // AttributeProto.AttributeType.INT
+const ATTR_STRING = 3;       // AttributeProto.AttributeType.STRING
 const VARINT = 0;
 const BYTES = 2;
 
@@ -69,13 +70,21 @@ function attrInt(name, value) {
   return Buffer.concat([fieldBytes(1, name), fieldInt(20, ATTR_INT), fieldInt(3, value)]);  // name, type, i
 }
 
-// NodeProto: op_type, input and output names, INT attributes ({name: value}).
+// AttributeProto of type STRING (e.g. BitShift's direction).
+function attrString(name, value) {
+  return Buffer.concat([fieldBytes(1, name), fieldInt(20, ATTR_STRING), fieldBytes(4, value)]);  // name, type, s
+}
+
+// NodeProto: op_type, input and output names, INT or STRING attributes
+// ({name: number or string}).
 function node(opType, inputs, outputs, attrs = {}) {
   const parts = [];
   for (const i of inputs) parts.push(fieldBytes(1, i));              // input = 1
   for (const o of outputs) parts.push(fieldBytes(2, o));             // output = 2
   parts.push(fieldBytes(4, opType));                                 // op_type = 4
-  for (const [k, v] of Object.entries(attrs)) parts.push(fieldBytes(5, attrInt(k, v)));  // attribute = 5
+  for (const [k, v] of Object.entries(attrs)) {                      // attribute = 5
+    parts.push(fieldBytes(5, typeof v === 'string' ? attrString(k, v) : attrInt(k, v)));
+  }
   return Buffer.concat(parts);
 }
 

@@ -49,6 +49,14 @@ const GRAPH = {
   logical_and: one('And'), logical_or: one('Or'), logical_xor: one('Xor'),
   bitwise_and: one('BitwiseAnd'), bitwise_or: one('BitwiseOr'), bitwise_xor: one('BitwiseXor'),
   where: one('Where'), matmul: one('MatMul'),
+  // Issue #25's ops that are one ONNX operator with bcast's semantics (B38,
+  // B40, B45; FINDINGS.md says which are not and why): Mod with fmod 1 is C
+  // fmod (integers too); BitShift's operands are unsigned by its type
+  // constraint (ORT refuses the others); PRelu broadcasts its slope one way to
+  // X and Gemm (alpha = beta = 1, no transposes) its C one way to (M,N).
+  fmod: one('Mod', { fmod: 1 }),
+  left_shift: one('BitShift', { direction: 'LEFT' }), right_shift: one('BitShift', { direction: 'RIGHT' }),
+  prelu: one('PRelu'), gemm_bias: one('Gemm'),
   broadcast_to: (ins, dtypes, target) => ({ nodes: [onnx.node('Expand', [ins[0], 'shape'], ['y'])],
     initializers: [onnx.int64Tensor('shape', target)] }),
 };
@@ -72,9 +80,15 @@ const VARIADIC = { add: one('Sum'), maximum: one('Max'), minimum: one('Min') };
 //   "This is an invalid model. Type Error: Type 'tensor(bool)' of input parameter (x0) of operator (Add) in node () is invalid."
 //   "Could not find an implementation for Max(13) node with name ''"
 //   "Unexpected output data type. Actual: (tensor(double)) , expected: (tensor(float))"
+//   "Node () Op (Gemm) [ShapeInferenceError] Input 0 expected to have rank 2 but has rank 1 in ."
+//   "Node () Op (Gemm) [ShapeInferenceError] Dimension mismatch in unification between 2 and 3"
+//   "... running Gemm node. ... Status Message: Gemm: Invalid bias shape for broadcast"
+//   "... running PRelu node. ... element_wise_ops.h:563 void onnxruntime::BroadcastIterator::Init(ptrdiff_t, ptrdiff_t) axis == 1 || axis == largest was fa" (cut there)
 const RULES = [
   [/Incompatible dimensions for matrix multiplication|Op \(MatMul\) \[ShapeInferenceError\] Input tensors of wrong rank/, 'matmul-core'],
+  [/Op \(Gemm\) \[ShapeInferenceError\] (Input \d+ expected to have rank|Dimension mismatch in unification)/, 'matmul-core'],
   [/\[ShapeInferenceError\] Incompatible dimensions|operand cannot broadcast on dim/, 'not-broadcastable'],
+  [/Gemm: Invalid bias shape for broadcast|BroadcastIterator::Init\(ptrdiff_t, ptrdiff_t\) axis == 1 \|\| axis == largest/, 'not-broadcastable'],
   [/^Got invalid dimensions for output|^Invalid rank for output|The output OrtValue provided for output '\w+' of node '[^']*' \(\w+\) has shape/, 'inplace-shape'],
   [/Tensor shape\.Size\(\) must be >= 0|^Invalid dimension: -\d+/, 'invalid-shape'],
   [/Integer (division|modulo) by zero/, 'division-by-zero'],
