@@ -55,6 +55,13 @@ const OPS = {
   where: (c, cond, x, y) => tf.where(cond, x, y),
   broadcast_to: (c, x) => tf.broadcastTo(x, c.target), expand: (c, x) => tf.broadcastTo(x, c.target),
   matmul: (c, x, y) => tf.matMul(x, y),
+  // Issue #25's ops that tfjs has as one function with bcast's semantics (B38,
+  // B42, B45; FINDINGS.md says which are not and why): atan2; div_floor is
+  // torch.div(rounding_mode='floor'), the quotient rounded toward -inf, which
+  // is tf.floorDiv; prelu's slope is tf.prelu's alpha; gemm_bias is the fused
+  // matMul with a bias (tf.fused.matMul, no transposes, no activation).
+  atan2: (c, x, y) => tf.atan2(x, y), div_floor: (c, x, y) => tf.floorDiv(x, y),
+  prelu: (c, x, y) => tf.prelu(x, y), gemm_bias: (c, x, y, z) => tf.fused.matMul({ a: x, b: y, bias: z }),
 };
 
 // tfjs's messages -> class, first match wins; anything else is `other` with
@@ -64,13 +71,14 @@ const OPS = {
 //   "broadcastTo(): shape.length=0 < input.rank=1."
 //   "Tensor must have a shape comprised of positive integers but got shape [2,-1]."
 //   "Error in matMul: inner shapes (3) and (4) of Tensors with shapes 2,3 and 4,5 and transposeA=false and transposeB=false must match."
+//   "Error in fused matMul: inner shapes (3) and (2) of Tensors with shapes 2,3 and 2,4 and ... must match." (gemm_bias)
 //   "Argument 'a' passed to 'logicalAnd' must be bool tensor, but got float32 tensor"
 //   "BitwiseAnd: Tensors must have the same shape. x: 2,3, y: 3"
 //   "BitwiseAnd: Only supports 'int32' values in tensor, found type of x: float32 and type of y: float32"
 const RULES = [
   [/^Operands could not be broadcast together with shapes|^broadcastTo\(\): \[[-\d,]*\] cannot be broadcast to|^BitwiseAnd: Tensors must have the same shape/, 'not-broadcastable'],
   [/^broadcastTo\(\): shape\.length=\d+ < input\.rank=\d+|^Tensor must have a shape comprised of positive integers/, 'invalid-shape'],
-  [/^Error in matMul: inner shapes \(\w+\) and \(\w+\) of Tensors with shapes .* must match/, 'matmul-core'],
+  [/^Error in (fused )?matMul: inner shapes \(\w+\) and \(\w+\) of Tensors with shapes .* must match/, 'matmul-core'],
   [/^Argument '\w+' passed to '\w+' must be \w+ tensor, but got \w+ tensor|^BitwiseAnd: Only supports '\w+' values in tensor/, 'dtype'],
   // grad mode, no float32 input (B31): tf.grads refuses to differentiate with respect to nothing
   //   "gradients() received an empty list of xs."
