@@ -8,8 +8,9 @@
 // number/boolean for rank 0, else a DenseMatrix of nested arrays with an
 // explicit size (so zero-size shapes keep every dimension). Declared: the
 // element-wise functions add, subtract, dotMultiply, dotDivide, dotPow, mod,
-// equal, unequal, smaller, smallerEq, larger, largerEq, and, or, xor on f64 and
-// bool. Not declared: max/min (reductions, not element-wise), multiply (matrix
+// equal, unequal, smaller, smallerEq, larger, largerEq, and, or, xor, and of
+// issue #25's ops atan2, gcd, lcm, leftShift, rightArithShift, dotPow (as
+// float_power), on f64 and bool. Not declared: max/min (reductions, not element-wise), multiply (matrix
 // product, 2-D only), no where/broadcast_to/floor-division function, no
 // integer dtypes, no in-place or out=. Nothing is checked or fixed here.
 'use strict';
@@ -22,6 +23,14 @@ const FUNC = {
   add: math.add, sub: math.subtract, mul: math.dotMultiply, div: math.dotDivide, pow: math.dotPow,
   remainder: math.mod, eq: math.equal, ne: math.unequal, lt: math.smaller, le: math.smallerEq,
   gt: math.larger, ge: math.largerEq, logical_and: math.and, logical_or: math.or, logical_xor: math.xor,
+  // Issue #25's ops that mathjs has as an element-wise function with bcast's
+  // semantics (B38, B40, B41): atan2; gcd, lcm and the shifts (mathjs has no
+  // integer type: they take integer-valued numbers, so of the suite's cases
+  // only the f64 ones reach them); float_power is pow computed in float64,
+  // which every mathjs number is. Not hypot (a reduction over its one
+  // argument), not max/min (reductions); FINDINGS.md says the rest.
+  atan2: math.atan2, gcd: math.gcd, lcm: math.lcm, left_shift: math.leftShift,
+  right_shift: math.rightArithShift, float_power: math.dotPow,
 };
 // What each function returns per its docs; used only to name the dtype of an
 // empty result, which has no element to look at.
@@ -56,7 +65,12 @@ function reply(op, r) {
 
 // mathjs's exceptions -> class, by their text (its DimensionError and
 // broadcasting errors name the mismatching sizes); anything else is `other`.
-const RULES = [[/Dimension mismatch|cannot be broadcast|broadcast/i, 'not-broadcastable']];
+// mathjs's integer-only functions refuse a non-integer number with its type
+// check's words (mathjs has no integer type; the check is on the value):
+//   "Parameters in function gcd must be integer numbers" (gcd, lcm)
+//   "Integers expected in function leftShift" (leftShift, rightArithShift)
+const RULES = [[/Dimension mismatch|cannot be broadcast|broadcast/i, 'not-broadcastable'],
+  [/^Parameters in function \w+ must be integer numbers|^Integers expected in function \w+/, 'dtype']];
 
 // One case: the op's mathjs function on the converted operands (value mode only).
 function run(c) {
