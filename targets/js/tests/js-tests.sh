@@ -135,6 +135,26 @@ else
     skip "the ONNX writer check: $PY cannot import onnx (Debian python3-onnx)"
 fi
 
+# A STRING attribute (BitShift's direction) as protobuf's AttributeProto: type STRING (3), the bytes in s.
+if "$PY" -c 'import onnx' 2>/dev/null; then
+    node -e "
+const onnx = require('./$JS/onnxruntime/onnx_proto');
+require('fs').writeFileSync('$TMP/node.pb', onnx.node('BitShift', ['a', 'b'], ['y'], { direction: 'LEFT' }));"
+    if got=$("$PY" -c '
+import sys
+import onnx
+n = onnx.NodeProto.FromString(open(sys.argv[1], "rb").read())
+a = n.attribute[0]
+print(n.op_type, a.name, a.type == onnx.AttributeProto.STRING, a.s.decode())' "$TMP/node.pb" 2>&1) \
+       && [ "$got" = "BitShift direction True LEFT" ]; then
+        ok "the ONNX writer's STRING attribute reads back as written"
+    else
+        bad "the ONNX writer's STRING attribute reads back as written" "$got"
+    fi
+else
+    skip "the ONNX writer's STRING attribute: $PY cannot import onnx (Debian python3-onnx)"
+fi
+
 # Each bridge: stdout carries the handshake and nothing else (a library's
 # warnings go to stderr), and it runs the fixture cases with some passing and
 # nothing crashing.
@@ -160,6 +180,33 @@ for b in "mathjs_bridge.js" "onnxruntime/onnxruntime_bridge.js" "onnxruntime/onn
         fi
     fi
 done
+
+# Issue #25's ops (mathops suite): each bridge announces the ones it claims
+# (onnxruntime-variadic none), and runs their cases against its expectations
+# file with some passing and every failure listed (bcast-run exit 0).
+for spec in "mathjs_bridge.js|js-mathjs|atan2 gcd lcm left_shift right_shift float_power" \
+            "onnxruntime/onnxruntime_bridge.js|onnxruntime|fmod left_shift right_shift prelu gemm_bias" \
+            "tfjs/tfjs_bridge.js|tfjs|atan2 div_floor prelu gemm_bias"; do
+    b=${spec%%|*}; rest=${spec#*|}; name=${rest%%|*}; want=${rest#*|}
+    ops=$(node $JS/$b < /dev/null 2>/dev/null | sed -n 's/^ops //p')
+    miss=""
+    for o in $want; do case " $ops " in *" $o "*) ;; *) miss="$miss $o" ;; esac; done
+    [ -z "$miss" ] && ok "$name: announces its issue #25 ops ($want)" || bad "$name: announces its issue #25 ops" "missing:$miss in: $ops"
+    if [ -x "$BUILD/bcast-run" ] && [ -f cases/mathops.cases ]; then
+        opts=""; for o in $want; do opts="$opts --op $o"; done
+        # shellcheck disable=SC2086
+        last=$("$BUILD/bcast-run" --target "$BUILD/targets/pipe.so" --target-arg "node $JS/$b" --jobs 1 $opts \
+               --expectations "targets/pipe/expectations/$name.txt" cases/mathops.cases 2>&1 | tail -n 1)
+        if printf '%s\n' "$last" | grep -Eq '^[1-9][0-9]* passed, 0 failed'; then
+            ok "$name: its issue #25 ops' cases pass or are listed ($last)"
+        else
+            bad "$name: its issue #25 ops' cases pass or are listed" "$last"
+        fi
+    fi
+done
+vops=$(node $JS/onnxruntime/onnxruntime_bridge.js variadic < /dev/null 2>/dev/null | sed -n 's/^ops //p')
+[ "$vops" = "add maximum minimum" ] && ok "onnxruntime-variadic: announces add maximum minimum only" \
+    || bad "onnxruntime-variadic: announces add maximum minimum only" "ops: $vops"
 
 # tfjs in grad mode (tf.grads): it announces the grad suite's ops, answers the
 # grad fixtures it can run (add on f32 among them), and its answers are judged:
