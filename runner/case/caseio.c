@@ -252,7 +252,7 @@ static int parse_nan_payload(const char *t, int dtype, char *dst)
 {
     int neg = *t == '-';
     const char *q = t + neg;
-    if (strncmp(q, "nan(0x", 6) != 0) return 1;
+    if (q[0] != 'n' || strncmp(q, "nan(0x", 6) != 0) return 1;   /* the first byte turns away numbers cheaply */
     char *end;
     errno = 0;
     unsigned long long m = strtoull(q + 6, &end, 16);
@@ -577,7 +577,7 @@ static int parse_digest(parser *p, br_expect *e, char *rest)
  * with torch, numpy2 with torch2), so `expect numpy2` alone is refused. */
 static int check_profiles(parser *p, const br_case *c)
 {
-    unsigned src = br_source_profiles(c->source), have = 0;
+    unsigned src = c->profiles, have = 0;   /* close_case set it from the source line */
     for (int i = 0; i < c->nexpect; i++) {
         int pr = c->expect[i].profile;
         if (pr >= BCT_PROFILE_NUMPY2 && !(src & (1u << pr)) && !br_has_word(c->source, "ref"))
@@ -820,6 +820,7 @@ static int close_case(parser *p, rstate *st, const char *rest)
     if (*rest) return perr(p, "'end' takes nothing after it");
     if (c->suite == NULL) return perr(p, "case %s has no suite", c->id);
     if (!(st->seen & (1u << K_OP))) return perr(p, "case %s has no op", c->id);
+    c->profiles = br_source_profiles(c->source);   /* once: check_case's br_pick_expect reads it */
     if (check_case(p, c) != 0) return -1;
     c->args = br_pool_alloc(&p->cs->pool, (size_t)(c->nargs ? c->nargs : 1) * sizeof *c->args);
     if (c->args == NULL) return perr(p, "out of memory");
@@ -827,7 +828,6 @@ static int close_case(parser *p, rstate *st, const char *rest)
     c->expect = br_pool_alloc(&p->cs->pool, (size_t)c->nexpect * sizeof *c->expect);
     if (c->expect == NULL) return perr(p, "out of memory");
     memcpy(c->expect, p->expect, (size_t)c->nexpect * sizeof *c->expect);
-    c->profiles = br_source_profiles(c->source);
     p->cs->n++;
     st->c = NULL;
     st->last_key = -1;
@@ -1001,9 +1001,18 @@ static int cmp_case(const void *a, const void *b)
     return strcmp(((const br_case *)a)->id, ((const br_case *)b)->id);
 }
 
+/* Whether the cases are already in id order (the committed suites are: each
+ * file is sorted and the files' ids start with their suite's name). */
+static int sorted_by_id(const br_caseset *cs)
+{
+    for (size_t i = 1; i < cs->n; i++)
+        if (strcmp(cs->cases[i - 1].id, cs->cases[i].id) > 0) return 0;
+    return 1;
+}
+
 int br_finish(br_caseset *cs, br_err *err)
 {
-    if (cs->n > 1) qsort(cs->cases, cs->n, sizeof *cs->cases, cmp_case);
+    if (cs->n > 1 && !sorted_by_id(cs)) qsort(cs->cases, cs->n, sizeof *cs->cases, cmp_case);
     for (size_t i = 1; i < cs->n; i++)
         if (strcmp(cs->cases[i - 1].id, cs->cases[i].id) == 0) {
             const br_case *a = &cs->cases[i - 1], *b = &cs->cases[i];
