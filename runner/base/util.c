@@ -60,7 +60,7 @@ void *br_pool_alloc(br_pool *p, size_t n)
     n = (n + 15u) & ~(size_t)15u;
     if (p->cur == NULL || (size_t)(p->end - p->cur) < n) {
         size_t sz = n > POOL_CHUNK ? n : POOL_CHUNK;
-        char *c = br_shared_alloc(sz);
+        char *c = br_shared_alloc_populated(sz);   /* filled front to back: map its pages in one call */
         if (c == NULL) return NULL;
         if (p->nchunks == p->capchunks) {
             size_t nc = p->capchunks ? p->capchunks * 2 : 16;
@@ -71,9 +71,8 @@ void *br_pool_alloc(br_pool *p, size_t n)
         p->chunks[p->nchunks++] = c;
         p->cur = c; p->end = c + sz;
     }
-    void *r = p->cur;
+    void *r = p->cur;   /* fresh mapped pages are zero, and the pool never hands a byte out twice */
     p->cur += n;
-    memset(r, 0, n);
     return r;
 }
 
@@ -254,6 +253,34 @@ char *br_read_file(const char *path, size_t *len)
         }
         ssize_t r = read(fd, b + n, cap - n - 1);
         if (r < 0) { if (errno == EINTR) continue; int e = errno; free(b); close(fd); errno = e; return NULL; }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    b[n] = '\0';
+    *len = n;
+    return b;
+}
+
+char *br_read_file_shared(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0) { close(fd); return NULL; }
+    if (S_ISDIR(st.st_mode)) { close(fd); errno = EISDIR; return NULL; }
+    /* room for the NUL and one byte more, so that the read that sees the end finds room */
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;
+    char *b = br_shared_alloc_populated(cap);   /* read() writes every page */
+    if (b == NULL) { close(fd); errno = ENOMEM; return NULL; }
+    for (;;) {
+        if (n + 1 >= cap) {   /* the file grew since fstat */
+            char *nb = br_shared_realloc(b, cap, cap * 2);
+            if (nb == NULL) { br_shared_free(b); close(fd); errno = ENOMEM; return NULL; }
+            b = nb; cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n - 1);
+        if (r < 0) { if (errno == EINTR) continue; int e = errno; br_shared_free(b); close(fd); errno = e; return NULL; }
         if (r == 0) break;
         n += (size_t)r;
     }

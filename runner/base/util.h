@@ -64,6 +64,8 @@ void br_outfile_abort(br_outfile *f);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer. NULL with errno on failure. */
 char *br_read_file(const char *path, size_t *len);
+/* The same into a br_shared_alloc'd buffer (free it with br_shared_free). */
+char *br_read_file_shared(const char *path, size_t *len);
 
 int64_t br_now_ns(void);    /* CLOCK_MONOTONIC, comparable across processes */
 

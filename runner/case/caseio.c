@@ -687,19 +687,15 @@ typedef struct rstate {
     unsigned seen;
 } rstate;
 
-/* Takes buf (malloc'd, len bytes; freed here) into shared memory that the
- * case strings will point into, registers it with cs, and copies the file
- * name into the pool as p->file. 0, or -1 with the error set. */
-static int adopt_buffer(parser *p, const char *name, char **buf, size_t len)
+/* Registers sb (a br_shared_alloc'd block of len + 1 bytes that the case
+ * strings will point into; freed here on failure) with cs, and copies the
+ * file name into the pool as p->file. 0, or -1 with the error set. */
+static int adopt_buffer(parser *p, const char *name, char *sb)
 {
     br_caseset *cs = p->cs;
     char **nb = realloc(cs->bufs, (cs->nbufs + 1) * sizeof *nb);
-    char *sb = br_shared_alloc_populated(len + 1);   /* case strings point into it: keep it out of fork's copying */
-    if (nb != NULL) cs->bufs = nb;
-    if (nb == NULL || sb == NULL) { free(*buf); br_shared_free(sb); return perr(p, "out of memory"); }
-    memcpy(sb, *buf, len);
-    free(*buf);
-    *buf = sb;
+    if (nb == NULL) { br_shared_free(sb); return perr(p, "out of memory"); }
+    cs->bufs = nb;
     cs->bufs[cs->nbufs++] = sb;
     size_t nl = strlen(name);
     char *fname = br_pool_alloc(&cs->pool, nl + 1);
@@ -921,14 +917,16 @@ static int read_line(parser *p, rstate *st, char *line)
     return record_line(p, st, kw, rest);
 }
 
-int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err)
+/* Parses one file's contents held in shared memory (buf: len bytes and a
+ * NUL, br_shared_alloc'd; taken over: freed with the set, or here when it
+ * cannot be registered). 0, or -1 with err. */
+static int load_shared(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err)
 {
     static parser P;   /* large (the arg scratch); the reader is not reentrant */
     parser *p = &P;
     memset(&P, 0, sizeof P);
     P.cs = cs; P.file = name; P.err = err;
-    if (adopt_buffer(p, name, &buf, len) != 0) return -1;
-
+    if (adopt_buffer(p, name, buf) != 0) return -1;
     if (memchr(buf, '\0', len) != NULL) {
         P.line = 1;
         for (const char *s = buf; *s; s++) if (*s == '\n') P.line++;
@@ -949,6 +947,15 @@ int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_e
     if (st.data_for) return perr(p, "truncated: missing the data line");
     if (st.c != NULL) return perr(p, "truncated: case %s has no 'end'", st.c->id);
     return 0;
+}
+
+int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err)
+{
+    char *sb = br_shared_alloc_populated(len + 1);   /* case strings point into it: keep it out of fork's copying */
+    if (sb != NULL) memcpy(sb, buf, len);
+    free(buf);
+    if (sb == NULL) { snprintf(err->msg, sizeof err->msg, "%s:0: out of memory", name); return -1; }
+    return load_shared(cs, name, sb, len, err);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -988,12 +995,12 @@ int br_load_path(br_caseset *cs, const char *path, br_err *err)
         return rc;
     }
     size_t len;
-    char *buf = br_read_file(path, &len);
+    char *buf = br_read_file_shared(path, &len);   /* no private copy to make and copy again */
     if (buf == NULL) {
         snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
         return -1;
     }
-    return br_load_buffer(cs, path, buf, len, err);
+    return load_shared(cs, path, buf, len, err);
 }
 
 static int cmp_case(const void *a, const void *b)
