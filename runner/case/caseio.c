@@ -705,12 +705,25 @@ static int adopt_buffer(parser *p, const char *name, char *sb)
     return 0;
 }
 
-/* Refuses a control character in line (a CR that ends it is dropped), and
- * checks the version line when this is line 1. 1 when the line is consumed
- * (the version line), 0 to go on, -1 with the error set. */
-static int check_line(parser *p, char *line)
+/* Whether one of the 8 bytes of w may be a control character (< 0x20 or
+ * 0x7f): exact when there is none, so whole words of text are passed over. */
+static int may_have_control(uint64_t w)
 {
-    for (char *q = line; *q; q++)
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull, del = w ^ (ones * 0x7f);
+    return (((w - ones * 0x20) & ~w) | ((del - ones) & ~del)) & highs ? 1 : 0;
+}
+
+/* Refuses a control character in line (len bytes before its NUL; a CR that
+ * ends it is dropped), and checks the version line when this is line 1. 1
+ * when the line is consumed (the version line), 0 to go on, -1 with the error set. */
+static int check_line(parser *p, char *line, size_t len)
+{
+    size_t clean = 0;   /* bytes known to hold no control character, a word at a time */
+    for (uint64_t w; clean + 8 <= len; clean += 8) {
+        memcpy(&w, line + clean, 8);
+        if (may_have_control(w)) break;
+    }
+    for (char *q = line + clean; *q; q++)
         if ((unsigned char)*q < 0x20 || *q == 0x7f) {
             if (*q == '\r' && q[1] == '\0') { *q = '\0'; break; }
             return perr(p, "control character 0x%02x in line", (unsigned)(unsigned char)*q);
@@ -893,11 +906,11 @@ static int record_line(parser *p, rstate *st, const char *kw, char *rest)
     return 0;
 }
 
-/* One line of the file (NUL-terminated, without its newline): version,
+/* One line of the file (len bytes, NUL-terminated, without its newline): version,
  * comment, blank, data or keyword line. 0, or -1 with the error set. */
-static int read_line(parser *p, rstate *st, char *line)
+static int read_line(parser *p, rstate *st, char *line, size_t len)
 {
-    int v = check_line(p, line);
+    int v = check_line(p, line, len);
     if (v != 0) return v < 0 ? -1 : 0;
     if (line[0] == '#') {
         br_caseset *cs = p->cs;
@@ -941,7 +954,7 @@ static int load_shared(br_caseset *cs, const char *name, char *buf, size_t len, 
         *eol = '\0';
         s = eol + 1;
         P.line++;
-        if (read_line(p, &st, line) != 0) return -1;
+        if (read_line(p, &st, line, (size_t)(eol - line)) != 0) return -1;
     }
     if (P.line == 0) { P.line = 1; return perr(p, "empty file (expected 'bcast-cases 1')"); }
     if (st.data_for) return perr(p, "truncated: missing the data line");
