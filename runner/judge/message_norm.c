@@ -48,6 +48,7 @@ static void dtype_words(char *buf)
         int at_word = r == buf || !isalnum((unsigned char)r[-1]);
         size_t hit = 0;
         for (size_t i = 0; at_word && i < sizeof names / sizeof names[0] && !hit; i++) {
+            if (r[0] != names[i][0]) continue;   /* most words start with no name's letter */
             size_t n = strlen(names[i]);
             if (strncmp(r, names[i], n) == 0 && !isalnum((unsigned char)r[n]) && r[n] != '_') hit = n;
         }

@@ -10,10 +10,17 @@
 
 typedef struct words { char v[64][32]; int n; } words;
 
+/* Adds fmt (text, then "%s" at its end, or just "%s") with arg for the %s,
+ * cut to 31 characters as snprintf would, unless the word is there already.
+ * Written out: one snprintf per word was most of this file's time. */
 static void add(words *w, const char *fmt, const char *arg)
 {
     if (w->n >= 64) return;
-    snprintf(w->v[w->n], sizeof w->v[0], fmt, arg);
+    char *v = w->v[w->n];
+    size_t o = 0, max = sizeof w->v[0] - 1;
+    for (const char *f = fmt; *f && !(f[0] == '%' && f[1] == 's') && o < max; f++) v[o++] = *f;
+    for (const char *a = arg; *a && o < max; a++) v[o++] = *a;
+    v[o] = '\0';
     for (int i = 0; i < w->n; i++) if (strcmp(w->v[i], w->v[w->n]) == 0) return;
     w->n++;
 }
@@ -84,7 +91,9 @@ static void tag_words(words *w, const char *tags)
         while (*s == ' ') s++;
         size_t len = strcspn(s, " ");
         char t[40];
-        snprintf(t, sizeof t, "%.*s", (int)len, s);
+        size_t tl = len < sizeof t - 1 ? len : sizeof t - 1;   /* as snprintf's "%.*s" into t */
+        memcpy(t, s, tl);
+        t[tl] = '\0';
         int skip = len == 0;
         for (size_t i = 0; i < sizeof covered / sizeof covered[0] && !skip; i++) skip = strcmp(t, covered[i]) == 0;
         if (!skip) add(w, "tag:%s", t);
@@ -144,6 +153,11 @@ void br_case_features(const br_case *c, int profile, char *buf, size_t cap)
     qsort(w.v, (size_t)w.n, sizeof w.v[0], cmp_word);
     size_t o = 0;
     buf[0] = '\0';
-    for (int i = 0; i < w.n && o + strlen(w.v[i]) + 2 < cap; i++)
-        o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? " " : "", w.v[i]);
+    for (int i = 0; i < w.n; i++) {
+        size_t l = strlen(w.v[i]);
+        if (o + l + 2 >= cap) break;
+        if (i) buf[o++] = ' ';
+        memcpy(buf + o, w.v[i], l + 1);
+        o += l;
+    }
 }
