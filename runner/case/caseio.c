@@ -1111,8 +1111,15 @@ unsigned br_source_profiles(const char *source)
         { "rule", 15u },   /* ref's own rule (axis_add, uni_add), applied through each generation's NumPy */
     };
     unsigned m = 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (br_has_word(source, words[i].word)) m |= words[i].mask;
+    for (const char *s = source; *s;) {   /* each word of the line once, against the table */
+        while (*s == ' ') s++;
+        size_t len = 0;
+        while (s[len] && s[len] != ' ') len++;
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+            if (s[0] == words[i].word[0] && strncmp(s, words[i].word, len) == 0 && words[i].word[len] == '\0')
+                m |= words[i].mask;
+        s += len;
+    }
     return m != 0 ? m : 3u;   /* no source line, or no oracle named: a generation-1 case */
 }
 
