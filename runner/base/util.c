@@ -83,6 +83,39 @@ void br_pool_free(br_pool *p)
     memset(p, 0, sizeof *p);
 }
 
+int br_pool_adopt(br_pool *dst, br_pool *src)
+{
+    size_t need = dst->nchunks + src->nchunks;
+    if (src->nchunks == 0) return 0;
+    if (need > dst->capchunks) {
+        void **v = realloc(dst->chunks, need * sizeof *v);
+        if (v == NULL) return -1;
+        dst->chunks = v; dst->capchunks = need;
+    }
+    memcpy(dst->chunks + dst->nchunks, src->chunks, src->nchunks * sizeof *src->chunks);
+    dst->nchunks = need;
+    if (dst->cur == NULL) { dst->cur = src->cur; dst->end = src->end; }
+    free(src->chunks);
+    memset(src, 0, sizeof *src);
+    return 0;
+}
+
+int br_arena_adopt(br_arena *dst, br_arena *src)
+{
+    size_t need = dst->n + src->n;
+    if (src->n == 0) return 0;
+    if (need > dst->cap) {
+        br_chunk *v = realloc(dst->chunks, need * sizeof *v);
+        if (v == NULL) return -1;
+        dst->chunks = v; dst->cap = need;
+    }
+    memcpy(dst->chunks + dst->n, src->chunks, src->n * sizeof *src->chunks);
+    dst->n = need;
+    free(src->chunks);
+    memset(src, 0, sizeof *src);
+    return 0;
+}
+
 #define ARENA_CHUNK ((size_t)16 << 20)
 
 void *br_arena_alloc(br_arena *a, size_t n)

@@ -25,6 +25,9 @@ typedef struct br_pool {
 
 void *br_pool_alloc(br_pool *p, size_t n);   /* 16-aligned, zeroed; NULL only when out of memory */
 void br_pool_free(br_pool *p);
+/* Takes src's chunks into dst (freed with dst; dst keeps allocating where it
+ * was); src is left empty. 0, or -1 when out of memory (nothing moved). */
+int br_pool_adopt(br_pool *dst, br_pool *src);
 
 /* Arena for element data (inputs and expected values). Chunks are mmap'd so
  * that a worker can make all of them read-only with one mprotect per chunk. */
@@ -38,6 +41,9 @@ void *br_arena_alloc(br_arena *a, size_t n);  /* 64-aligned, zeroed; NULL when o
 int br_arena_protect(br_arena *a, int prot);  /* mprotect every chunk; 0 on success */
 int br_arena_contains(const br_arena *a, uintptr_t addr);
 void br_arena_free(br_arena *a);
+/* Takes src's chunks into dst (after dst's own); src is left empty. 0, or -1
+ * when out of memory (nothing moved). */
+int br_arena_adopt(br_arena *dst, br_arena *src);
 
 /* Growable NUL-terminated text. */
 typedef struct br_buf { char *s; size_t len, cap; } br_buf;

@@ -935,7 +935,7 @@ static int read_line(parser *p, rstate *st, char *line, size_t len)
  * cannot be registered). 0, or -1 with err. */
 static int load_shared(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err)
 {
-    static parser P;   /* large (the arg scratch); the reader is not reentrant */
+    static _Thread_local parser P;   /* large (the arg scratch): one per loading thread (loaddir.c) */
     parser *p = &P;
     memset(&P, 0, sizeof P);
     P.cs = cs; P.file = name; P.err = err;
@@ -976,32 +976,49 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int br_load_path(br_caseset *cs, const char *path, br_err *err)
+int br_case_files(const char *path, char ***names_out, size_t *n_out, br_err *err)
 {
     DIR *d = opendir(path);
-    if (d != NULL) {
-        char **names = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *de;
-        int rc = 0;
-        while ((de = readdir(d)) != NULL) {
-            size_t l = strlen(de->d_name);
-            if (l < 6 || strcmp(de->d_name + l - 6, ".cases") != 0) continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 64;
-                char **v = realloc(names, cap * sizeof *v);
-                if (v == NULL) { rc = -1; break; }
-                names = v;
-            }
-            size_t pl = strlen(path);
-            names[n] = malloc(pl + l + 2);
-            if (names[n] == NULL) { rc = -1; break; }
-            snprintf(names[n], pl + l + 2, "%s%s%s", path, (pl && path[pl - 1] == '/') ? "" : "/", de->d_name);
-            n++;
+    if (d == NULL) return 1;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l < 6 || strcmp(de->d_name + l - 6, ".cases") != 0) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **v = realloc(names, cap * sizeof *v);
+            if (v == NULL) { rc = -1; break; }
+            names = v;
         }
-        closedir(d);
-        if (rc != 0) snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
-        if (names != NULL) qsort(names, n, sizeof *names, cmp_str);
+        size_t pl = strlen(path);
+        names[n] = malloc(pl + l + 2);
+        if (names[n] == NULL) { rc = -1; break; }
+        snprintf(names[n], pl + l + 2, "%s%s%s", path, (pl && path[pl - 1] == '/') ? "" : "/", de->d_name);
+        n++;
+    }
+    closedir(d);
+    if (rc != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
+        for (size_t i = 0; i < n; i++) free(names[i]);
+        free(names);
+        return -1;
+    }
+    if (names != NULL) qsort(names, n, sizeof *names, cmp_str);
+    *names_out = names;
+    *n_out = n;
+    return 0;
+}
+
+int br_load_path(br_caseset *cs, const char *path, br_err *err)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = br_case_files(path, &names, &n, err);
+    if (rc < 0) return -1;
+    if (rc == 0) {
         for (size_t i = 0; i < n && rc == 0; i++) rc = br_load_path(cs, names[i], err);
         for (size_t i = 0; i < n; i++) free(names[i]);
         free(names);
@@ -1014,6 +1031,30 @@ int br_load_path(br_caseset *cs, const char *path, br_err *err)
         return -1;
     }
     return load_shared(cs, path, buf, len, err);
+}
+
+int br_caseset_append(br_caseset *dst, br_caseset *src)
+{
+    if (dst->live > 0 || src->live > 0) return -1;
+    if (dst->n + src->n > dst->cap) {
+        br_case *v = br_shared_realloc(dst->cases, dst->cap * sizeof *v, (dst->n + src->n) * sizeof *v);
+        if (v == NULL) return -1;
+        dst->cases = v;
+        dst->cap = dst->n + src->n;
+    }
+    char **nb = realloc(dst->bufs, (dst->nbufs + src->nbufs + 1) * sizeof *nb);
+    if (nb == NULL) return -1;
+    dst->bufs = nb;
+    if (br_pool_adopt(&dst->pool, &src->pool) != 0 || br_arena_adopt(&dst->data, &src->data) != 0) return -1;
+    memcpy(dst->cases + dst->n, src->cases, src->n * sizeof *src->cases);
+    dst->n += src->n;
+    memcpy(dst->bufs + dst->nbufs, src->bufs, src->nbufs * sizeof *src->bufs);
+    dst->nbufs += src->nbufs;
+    if (dst->caseset_version[0] == '\0') memcpy(dst->caseset_version, src->caseset_version, sizeof dst->caseset_version);
+    free(src->bufs);
+    br_shared_free(src->cases);
+    memset(src, 0, sizeof *src);
+    return 0;
 }
 
 static int cmp_case(const void *a, const void *b)

@@ -83,6 +83,15 @@ typedef struct br_err { char msg[2400]; } br_err;
  * recursive), appending its cases. Returns 0, or -1 with err = "FILE:LINE: why". */
 int br_load_path(br_caseset *cs, const char *path, br_err *err);
 
+/* The *.cases files of directory path, sorted, as malloc'd paths (free each
+ * and the array): 0; 1 when path is not a directory; -1 with err. */
+int br_case_files(const char *path, char ***names, size_t *n, br_err *err);
+
+/* Moves every case of src, and the memory its strings and data live in,
+ * to the end of dst; src is left empty. Neither may have live sets. 0, or
+ * -1 when out of memory (both unchanged but for spare capacity). */
+int br_caseset_append(br_caseset *dst, br_caseset *src);
+
 /* Parses one file's contents (buf is taken over: freed with the set). */
 int br_load_buffer(br_caseset *cs, const char *name, char *buf, size_t len, br_err *err);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bcast_ref.h"
+#include "case/loaddir.h"
 
 int br_load_cases(br_caseset *cs, const br_opts *o)
 {
@@ -16,7 +17,7 @@ int br_load_cases(br_caseset *cs, const br_opts *o)
     for (size_t i = 0; i < np; i++) {
         const char *p = o->npaths ? o->paths[i] : "cases";
         size_t before = cs->n;
-        if (br_load_path(cs, p, &err) != 0) { fprintf(stderr, "bcast-run: %s\n", err.msg); return 2; }
+        if (br_load_path_parallel(cs, p, &err) != 0) { fprintf(stderr, "bcast-run: %s\n", err.msg); return 2; }
         if (cs->n == before && !o->allow_empty) {
             fprintf(stderr, "bcast-run: %s: no cases there (an empty directory, no *.cases file, or a file with "
                     "only a header): a run must not pass by testing nothing (--allow-empty if you mean it)\n", p);
