@@ -31,6 +31,12 @@
                      (UINT64_C(1) << BCT_DIV) | (UINT64_C(1) << BCT_POW) | (UINT64_C(1) << BCT_MAXIMUM) | \
                      (UINT64_C(1) << BCT_MINIMUM) | (UINT64_C(1) << BCT_WHERE) | (UINT64_C(1) << BCT_MATMUL) | \
                      (UINT64_C(1) << BCT_BROADCAST_TO) | (UINT64_C(1) << BCT_EXPAND))
+/* B46: the ops a gradient case may differentiate in another call form: in
+ * place, the ops torch has an in-place method of (add_ sub_ mul_ div_ pow_);
+ * out=, the binary element-wise ones. */
+#define BC_GRAD_INPLACE_OPS ((UINT64_C(1) << BCT_ADD) | (UINT64_C(1) << BCT_SUB) | (UINT64_C(1) << BCT_MUL) | \
+                             (UINT64_C(1) << BCT_DIV) | (UINT64_C(1) << BCT_POW))
+#define BC_GRAD_OUT_OPS (BC_GRAD_INPLACE_OPS | (UINT64_C(1) << BCT_MAXIMUM) | (UINT64_C(1) << BCT_MINIMUM))
 
 typedef struct bc_shape {
     int rank;

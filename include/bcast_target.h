@@ -163,7 +163,27 @@ typedef struct bct_call {
      * BCT_CAP_WEAK_SCALAR is ever given such a case, so an adapter built
      * before this field existed (and never reads it) is never misjudged. */
     uint32_t weak_args;
+    /* Issue #25: in BCT_MODE_GRAD, which call form to differentiate
+     * (bct_grad_form, docs/semantics.md B46). BCT_GRAD_VALUE (0) is the
+     * out-of-place op, as before; BCT_GRAD_INPLACE: args are self, other,
+     * grad: differentiate self.op_(other) where self is a fresh non-leaf copy
+     * of args[0]'s values (so a copy, never args[0] itself: every arg stays
+     * read-only), giving the gradients of self's original value and of other;
+     * BCT_GRAD_OUT: args are x, y, out, grad: differentiate op(x, y, out=out)
+     * (out's values do not matter and out gets no gradient). Only a target
+     * whose flags claim BCT_CAP_GRAD_FORMS is ever given a nonzero value, so
+     * an adapter built before this field existed (and never reads it: the
+     * runner zeroes the whole call) is never misjudged. It sits in what was
+     * the struct's tail padding: sizeof(bct_call) is unchanged. */
+    int grad_form;
 } bct_call;
+
+/* The call form a gradient case differentiates (bct_call.grad_form). */
+typedef enum bct_grad_form {
+    BCT_GRAD_VALUE = 0,       /* op(x, y): the value-mode call */
+    BCT_GRAD_INPLACE = 1,     /* self.op_(other), self a non-leaf copy of args[0] */
+    BCT_GRAD_OUT = 2          /* op(x, y, out=out) */
+} bct_grad_form;
 
 /* Capability flags. */
 #define BCT_CAP_STRIDED  1u   /* accepts non-contiguous, offset and stride-0 inputs */
@@ -172,6 +192,7 @@ typedef struct bct_call {
 #define BCT_CAP_WEAK_SCALAR 8u /* reads bct_call.weak_args: takes weak-scalar operands (B34) */
 #define BCT_CAP_COMPILES 16u  /* compiles on first use: a worker's first call of each op and mode gets
                                  bcast-run's --first-call-timeout (default 60 s) instead of --timeout */
+#define BCT_CAP_GRAD_FORMS 32u /* reads bct_call.grad_form: takes in-place and out= gradient cases (B46) */
 
 /* The descriptor. Cases outside ops/dtypes/max_rank/flags are skipped, not failed. */
 typedef struct bct_target {

@@ -378,7 +378,14 @@ static void fill_negative_zero(const gsink *s)
 
 int bc_eval_grad(const bct_call *call, bc_error *err)
 {
-    int nin = call->nargs - 1, st, ns = 0, any = 0;
+    bct_call vcall;
+    bct_array vargs[3];
+    int st;
+    if (call->grad_form != BCT_GRAD_VALUE) {   /* B46: in place or out=: its forward first */
+        if ((st = bc_grad_form_call(call, &vcall, vargs, err)) != BCT_OK) return st;
+        call = &vcall;
+    }
+    int nin = call->nargs - 1, ns = 0, any = 0;
     const bct_array *g = &call->args[nin];
     gsink s[3];
     gsink *mm[2] = { NULL, NULL };

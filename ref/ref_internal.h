@@ -132,6 +132,13 @@ static inline char *bc_base(const bct_array *a)
  * inputs, then the incoming gradient). */
 int bc_eval_grad(const bct_call *call, bc_error *err);
 
+/* ---- B46: the in-place and out= call forms (grad_form.c) ---- */
+/* A grad call of form BCT_GRAD_INPLACE or BCT_GRAD_OUT: its forward call's
+ * error (torch: out='s autograd refusal first), or BCT_OK with *value set to
+ * the value-form call (args x, y, grad in args[3]) whose backward pass is the
+ * form's. */
+int bc_grad_form_call(const bct_call *call, bct_call *value, bct_array *args, bc_error *err);
+
 /* ---- matmul (matmul.c) ---- */
 int bc_matmul_eval(const bct_array *x, const bct_array *y, int dtype,
                    const bc_shape *out_shape, char *out);

@@ -44,6 +44,7 @@ typedef struct gout {
 } gout;
 
 static int refuse_next;   /* make alloc_grad return NULL */
+static int form_next;     /* B46: the next call's grad_form */
 
 static void *grab(void *ctx, int k, int dtype, int rank, const int64_t *shape)
 {
@@ -78,6 +79,7 @@ static gout grad(int op, int profile, operand *ops, int n)
     memset(&call, 0, sizeof call);
     call.op = op;
     call.mode = BCT_MODE_GRAD;
+    call.grad_form = form_next;
     call.profile = profile;
     call.nargs = n;
     call.args = args;
@@ -369,6 +371,49 @@ static void test_errors(void)
     CHECK(strstr(r.message, "no gradient") != NULL);
 }
 
+/* B46: the in-place and out= call forms. In place: self's original value
+ * and other get value mode's gradients once the in-place forward passed; the
+ * forward's errors (other would make self grow, an integer self) win. out=:
+ * torch refuses autograd outright; NumPy checks out= and then differentiates
+ * the inputs, never out. */
+static void test_grad_forms(void)
+{
+    double x[2] = { 3, -1 }, y[1] = { 2 }, g[3] = { 1, 2, 0 }, o[3] = { 0, 0, 0 };
+    int32_t xi[2] = { 1, 2 };
+    operand ops[4] = { mk(BCT_F64, 1, S(2), x), mk(BCT_F64, 0, S(0), y), mk(BCT_F64, 1, S(2), g),
+                       mk(BCT_F64, 1, S(2), g) };
+    form_next = BCT_GRAD_INPLACE;
+    for (int p = 0; p < BCT_PROFILE_COUNT; p++) {
+        gout r = grad(BCT_MUL, p, ops, 3);
+        CHECK_EQ_I64(r.status, BCT_OK);
+        CHECK(shape_is(&r, 0, 1, S(2)) && shape_is(&r, 1, 0, S(0)));
+        CHECK(at(&r, 0, 0) == 2 && at(&r, 0, 1) == 4 && at(&r, 1, 0) == 1);   /* self's original value: 3*1 + -1*2 */
+    }
+    operand grow[3] = { mk(BCT_F64, 0, S(0), y), mk(BCT_F64, 1, S(2), x), mk(BCT_F64, 1, S(2), g) };
+    CHECK_EQ_I64(grad(BCT_ADD, BCT_PROFILE_TORCH, grow, 3).status, BCT_ERR_INPLACE_SHAPE);   /* self cannot grow */
+    CHECK_EQ_I64(grad(BCT_ADD, BCT_PROFILE_NUMPY2, grow, 3).status, BCT_ERR_INPLACE_SHAPE);
+    operand intself[3] = { mk(BCT_I32, 1, S(2), xi), mk(BCT_F64, 0, S(0), y), mk(BCT_F64, 1, S(2), g) };
+    CHECK_EQ_I64(grad(BCT_ADD, BCT_PROFILE_TORCH2, intself, 3).status, BCT_ERR_DTYPE);
+    form_next = BCT_GRAD_OUT;
+    ops[2] = mk(BCT_F64, 1, S(2), o);
+    gout r = grad(BCT_MUL, BCT_PROFILE_TORCH, ops, 4);
+    CHECK_EQ_I64(r.status, BCT_ERR_OTHER);
+    CHECK(strstr(r.message, "mul(): functions with out=... arguments don't support automatic differentiation") == r.message);
+    r = grad(BCT_DIV, BCT_PROFILE_TORCH2, ops, 4);
+    CHECK(strncmp(r.message, "div(): functions with out=", 26) == 0);
+    r = grad(BCT_MUL, BCT_PROFILE_NUMPY, ops, 4);
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(at(&r, 0, 0) == 2 && at(&r, 0, 1) == 4 && at(&r, 1, 0) == 1);
+    CHECK_EQ_I64(r.calls[2], 0);   /* out gets no gradient */
+    ops[2] = mk(BCT_F64, 1, S(1), o);
+    CHECK_EQ_I64(grad(BCT_MUL, BCT_PROFILE_NUMPY, ops, 4).status, BCT_ERR_INPLACE_SHAPE);   /* out= too small */
+    ops[2] = mk(BCT_F64, 1, S(3), o);
+    CHECK_EQ_I64(grad(BCT_MUL, BCT_PROFILE_NUMPY, ops, 4).status, BCT_ERR_NOT_BROADCASTABLE);   /* NumPy: with out's */
+    form_next = BCT_GRAD_INPLACE;
+    CHECK_EQ_I64(grad(BCT_MAXIMUM, BCT_PROFILE_NUMPY, ops, 3).status, BCT_ERR_OTHER);   /* torch has no maximum_ */
+    form_next = BCT_GRAD_VALUE;
+}
+
 int main(void)
 {
     RUN(test_sum_over_stretched_dims);
@@ -385,5 +430,6 @@ int main(void)
     RUN(test_expand);
     RUN(test_integer_inputs);
     RUN(test_errors);
+    RUN(test_grad_forms);
     return check_summary();
 }

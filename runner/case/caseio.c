@@ -615,6 +615,22 @@ static int check_weak_args(parser *p, const br_case *c)
     return 0;
 }
 
+/* B46: `mode grad inplace` takes an op torch has an in-place method of
+ * (self, other, grad); `mode grad out` a binary element-wise op (x, y, out,
+ * grad), its out= arg named out. 0, or -1 with the error set. */
+static int check_grad_form(parser *p, const br_case *c)
+{
+    if (c->grad_form == BCT_GRAD_VALUE) return 0;
+    uint64_t ops = c->grad_form == BCT_GRAD_INPLACE ? BC_GRAD_INPLACE_OPS : BC_GRAD_OUT_OPS;
+    if (!(ops & ((uint64_t)1 << c->op)))
+        return perr(p, "case %s: op %s has no %s gradient (B46: in place add sub mul div pow; out= those, "
+                    "maximum and minimum)", c->id, bc_op_name(c->op),
+                    c->grad_form == BCT_GRAD_INPLACE ? "in-place" : "out=");
+    if (c->grad_form == BCT_GRAD_OUT && (c->nargs < 2 || strcmp(c->args[c->nargs - 2].name, "out") != 0))
+        return perr(p, "case %s: in mode grad out the arg before grad is named out", c->id);
+    return 0;
+}
+
 static int check_case(parser *p, br_case *c)
 {
     int want = -1, shape_only = c->op == BCT_BROADCAST_SHAPES;
@@ -628,6 +644,8 @@ static int check_case(parser *p, br_case *c)
     if (want >= 0 && (c->mode == BCT_MODE_OUT || c->mode == BCT_MODE_GRAD)) want++;
     if (c->mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & ((uint64_t)1 << c->op)))
         return perr(p, "case %s: op %s has no grad mode", c->id, bc_op_name(c->op));
+    if (check_grad_form(p, c) != 0) return -1;
+    if (c->grad_form == BCT_GRAD_OUT) want++;   /* B46: x, y, out, grad */
     for (int i = 0; i < c->nargs; i++)   /* `grad`: the incoming gradient, last, in grad mode only */
         if ((strcmp(c->args[i].name, "grad") == 0) != (c->mode == BCT_MODE_GRAD && i == c->nargs - 1))
             return perr(p, "case %s: %s", c->id, c->mode == BCT_MODE_GRAD
@@ -861,6 +879,8 @@ static int header_key(parser *p, br_case *c, int k, char *rest)
         else if (strcmp(rest, "inplace") == 0) c->mode = BCT_MODE_INPLACE;
         else if (strcmp(rest, "out") == 0) c->mode = BCT_MODE_OUT;
         else if (strcmp(rest, "grad") == 0) c->mode = BCT_MODE_GRAD;
+        else if (strcmp(rest, "grad inplace") == 0) { c->mode = BCT_MODE_GRAD; c->grad_form = BCT_GRAD_INPLACE; }
+        else if (strcmp(rest, "grad out") == 0) { c->mode = BCT_MODE_GRAD; c->grad_form = BCT_GRAD_OUT; }   /* B46 */
         else return perr(p, "unknown mode '%.40s'", rest);
         break;
     case K_ATTR:

@@ -50,6 +50,7 @@ typedef struct br_case {
     const char *id, *suite, *tags, *rules, *source, *file;   /* tags/rules: space-separated, may be "" */
     int line;
     int op, mode;
+    int grad_form;          /* grad mode: bct_grad_form (`mode grad inplace|out`, B46); 0 otherwise */
     int has_axis;
     int64_t axis;
     int target_rank;        /* -1 when the case has no `attr shape` */

@@ -119,7 +119,9 @@ void br_case_write(const br_case *c, br_buf *out)
     put_list(out, "tags", c->tags);
     put_list(out, "rules", c->rules);
     static const char *const mode_names[] = { "value", "inplace", "out", "grad" };
-    br_buf_printf(out, "op %s\nmode %s\n", bc_op_name(c->op), mode_names[c->mode]);
+    static const char *const form_names[] = { "", " inplace", " out" };   /* B46: mode grad's call form */
+    br_buf_printf(out, "op %s\nmode %s%s\n", bc_op_name(c->op), mode_names[c->mode],
+                  c->mode == BCT_MODE_GRAD && c->grad_form > 0 && c->grad_form <= 2 ? form_names[c->grad_form] : "");
     put_list(out, "source", c->source);
     if (c->has_axis) br_buf_printf(out, "attr axis %lld\n", (long long)c->axis);
     if (c->target_rank >= 0) {

@@ -39,4 +39,6 @@ void br_case_call(const br_case *c, int profile, bct_array *args, bct_call *call
      * such a case (br_skip_reason), so the bits only reach targets that read them. */
     for (int i = 0; i < c->nargs && i < 32; i++)
         if (c->args[i].weak) call->weak_args |= 1u << i;
+    /* B46: likewise only a target claiming BCT_CAP_GRAD_FORMS gets a nonzero form */
+    call->grad_form = c->mode == BCT_MODE_GRAD ? c->grad_form : BCT_GRAD_VALUE;
 }

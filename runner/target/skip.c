@@ -33,6 +33,11 @@ const char *br_skip_reason(const br_case *c, const br_target_info *t, int profil
         snprintf(buf, cap, "unsupported: gradient of op %s", bc_op_name(c->op));
         return buf;
     }
+    if (c->mode == BCT_MODE_GRAD && c->grad_form != BCT_GRAD_VALUE && !(t->flags & BCT_CAP_GRAD_FORMS)) {
+        /* B46: an adapter that does not read bct_call.grad_form would differentiate the value call */
+        snprintf(buf, cap, "unsupported: %s gradient (no grad_form)", c->grad_form == BCT_GRAD_INPLACE ? "in-place" : "out=");
+        return buf;
+    }
     if (c->mode == BCT_MODE_INPLACE && !(t->flags & BCT_CAP_INPLACE)) { snprintf(buf, cap, "unsupported: in-place mode"); return buf; }
     if (c->mode == BCT_MODE_OUT && !(t->flags & BCT_CAP_OUT)) { snprintf(buf, cap, "unsupported: out= mode"); return buf; }
     if (!(t->flags & BCT_CAP_WEAK_SCALAR))   /* B34: an old target would read it as a strong 0-d array */
@@ -76,5 +81,7 @@ int br_skip_probeable(const char *reason)
 {
     /* B34: a target without BCT_CAP_WEAK_SCALAR cannot be told the operand is weak. */
     if (strcmp(reason, "unsupported: weak scalar operand") == 0) return 0;
+    /* B46: nor can one without BCT_CAP_GRAD_FORMS be told which call form to differentiate. */
+    if (strstr(reason, "gradient (no grad_form)") != NULL) return 0;
     return strncmp(reason, "unsupported: ", 13) == 0;
 }

@@ -12,6 +12,9 @@
 #include "judge/compare.h"
 #include "judge/judge_grad.h"
 #include "results/report.h"
+#include "target/call.h"
+#include "target/skip.h"
+#include "case/casewrite.h"
 
 /* x (3,1) and y (4,) f32, the incoming gradient (3,4): gradients (3,1) and (4,). */
 static const char grad_case[] =
@@ -302,6 +305,82 @@ static void test_judge_classifies_gradient_bugs(void)
     br_caseset_free(&cs);
 }
 
+/* B46: `mode grad inplace` / `mode grad out` load, reach the call as
+ * grad_form, are written back as read, and are skipped (not probed, not
+ * called) for a target that does not claim BCT_CAP_GRAD_FORMS: an adapter
+ * built before the field existed is never handed one. */
+static void test_grad_forms(void)
+{
+    br_caseset cs;
+    br_err err;
+    br_target_info info;
+    char why[256];
+    bct_array args[4];
+    bct_call call;
+    char *inplace = mutate("mode grad\n", "mode grad inplace\n");
+    CHECK(load_text(&cs, inplace, &err) == 0);
+    const br_case *c = &cs.cases[0];
+    CHECK_EQ_I64(c->mode, BCT_MODE_GRAD);
+    CHECK_EQ_I64(c->grad_form, BCT_GRAD_INPLACE);
+    br_case_call(c, BCT_PROFILE_TORCH, args, &call);
+    CHECK_EQ_I64(call.grad_form, BCT_GRAD_INPLACE);
+    memset(&info, 0, sizeof info);
+    info.ops = info.grad_ops = ~(uint64_t)0;
+    info.dtypes = ~0u;
+    info.flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT | BCT_CAP_WEAK_SCALAR;   /* everything but B46 */
+    CHECK(br_skip_reason(c, &info, BCT_PROFILE_NUMPY, why, sizeof why) != NULL);
+    CHECK(strcmp(why, "unsupported: in-place gradient (no grad_form)") == 0);
+    CHECK(!br_skip_probeable(why));   /* --probe-limits must not hand it over either */
+    info.flags |= BCT_CAP_GRAD_FORMS;
+    CHECK(br_skip_reason(c, &info, BCT_PROFILE_NUMPY, why, sizeof why) == NULL);
+    {
+        br_buf b = { 0 };
+        br_case_write(c, &b);
+        CHECK(b.s != NULL && strstr(b.s, "\nmode grad inplace\n") != NULL);
+        br_buf_free(&b);
+    }
+    br_caseset_free(&cs);
+    free(inplace);
+    /* the value form: grad_form 0, and run by a target without the flag */
+    CHECK(load_text(&cs, grad_case, &err) == 0);
+    br_case_call(&cs.cases[0], BCT_PROFILE_TORCH, args, &call);
+    CHECK_EQ_I64(call.grad_form, BCT_GRAD_VALUE);
+    info.flags &= ~BCT_CAP_GRAD_FORMS;
+    CHECK(br_skip_reason(&cs.cases[0], &info, BCT_PROFILE_NUMPY, why, sizeof why) == NULL);
+    br_caseset_free(&cs);
+    /* out=: x, y, out, grad; the reader checks the arity, the out arg and the op */
+    refused("mode grad\n", "mode grad out\n", "the arg before grad is named out");
+    refused("mode grad\n", "mode grad sideways\n", "unknown mode");
+    refused("op add\nmode grad\n", "op maximum\nmode grad inplace\n", "has no in-place gradient");
+    refused("op add\nmode grad\n", "op matmul\nmode grad out\n", "has no out= gradient");
+    accepted("mode grad\n", "mode grad inplace\n");
+    refused("arg grad f32 (3,4)", "arg out f32 (3,4) (4,1) 0 12\nvalues 0 0 0 0 0 0 0 0 0 0 0 0\narg grad f32 (3,4)",
+            "takes 3 args, found 4");   /* an out arg belongs to mode grad out only */
+    {
+        char *o = mutate("arg grad f32 (3,4)", "arg out f32 (3,4) (4,1) 0 12\nvalues 0 0 0 0 0 0 0 0 0 0 0 0\n"
+                                               "arg grad f32 (3,4)");
+        char *o2 = NULL;
+        const char *m = strstr(o, "mode grad\n");
+        CHECK(m != NULL);
+        if (m != NULL) {   /* the same with mode grad out: loads, 4 args, form out */
+            size_t a = (size_t)(m - o);
+            o2 = malloc(strlen(o) + 5);
+            memcpy(o2, o, a);
+            strcpy(o2 + a, "mode grad out\n");
+            strcat(o2, m + strlen("mode grad\n"));
+            CHECK(load_text(&cs, o2, &err) == 0);
+            CHECK_EQ_I64(cs.cases[0].nargs, 4);
+            CHECK_EQ_I64(cs.cases[0].grad_form, BCT_GRAD_OUT);
+            info.flags = 0;
+            CHECK(br_skip_reason(&cs.cases[0], &info, BCT_PROFILE_NUMPY, why, sizeof why) != NULL);
+            CHECK(strcmp(why, "unsupported: out= gradient (no grad_form)") == 0);
+            br_caseset_free(&cs);
+        }
+        free(o);
+        free(o2);
+    }
+}
+
 int main(void)
 {
     RUN(test_grad_case_loads);
@@ -310,5 +389,6 @@ int main(void)
     RUN(test_where_cond_has_no_gradient);
     RUN(test_abs_tolerance);
     RUN(test_judge_classifies_gradient_bugs);
+    RUN(test_grad_forms);
     return check_summary();
 }

@@ -31,7 +31,8 @@ static const bct_target ref_descriptor = {
     .ops = (UINT64_C(1) << BCT_OP_COUNT) - 1,
     .dtypes = (UINT32_C(1) << BCT_DTYPE_COUNT) - 1,
     .max_rank = BC_MAX_RANK,
-    .flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT | BCT_CAP_WEAK_SCALAR,   /* B34 */
+    .flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT | BCT_CAP_WEAK_SCALAR |   /* B34 */
+             BCT_CAP_GRAD_FORMS,   /* B46 */
     .init = NULL,
     .run = ref_run,
     .grad_ops = BC_GRAD_OPS,   /* every op ref differentiates (B23-B31) */
