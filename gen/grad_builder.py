@@ -111,11 +111,13 @@ def _write(oc, digest_over):
 
 
 def make_grad_case(case_id, suite, op, args, grad, attrs=(), tags=(), rules=(), libs=None,
-                   expect_agree=True, digest_over=None, comments=()):
+                   expect_agree=True, digest_over=None, comments=(), form=None):
     """The grad-mode Case for op over args with the incoming gradient `grad`
     (None when another shard owns it). expect_agree: the values are chosen so
     that torch and NumPy must agree (GenError otherwise); the ties and
-    singular subsets pass False and get `divergent` where they differ."""
+    singular subsets pass False and get `divergent` where they differ.
+    form (B46): None (the value call), "inplace" (args self, other) or "out"
+    (args x, y, out): the call form differentiated, `mode grad FORM`."""
     if not builder.claim():
         return None
     if libs is None:
@@ -123,9 +125,9 @@ def make_grad_case(case_id, suite, op, args, grad, attrs=(), tags=(), rules=(), 
     outs = {}
     for lib in libs:
         if lib == "numpy":
-            outs["numpy"] = grad_oracles.run_numpy_grad(op, args, grad, attrs)
+            outs["numpy"] = grad_oracles.run_numpy_grad(op, args, grad, attrs, form)
         else:
-            outs["torch"] = grad_oracles.run_torch_grad(op, args, grad, attrs)
+            outs["torch"] = grad_oracles.run_torch_grad(op, args, grad, attrs, form)
     compares = {}
     if "numpy" in outs:
         _set_compares(op, args, grad, outs["numpy"], compares)
@@ -150,5 +152,5 @@ def make_grad_case(case_id, suite, op, args, grad, attrs=(), tags=(), rules=(), 
     everything = list(args) + [grad]
     tags |= builder.auto_tags(op, list(args), [Outcome("ok", shape=grad.shape)] +
                               [o for o in outs.values() if o.kind == "error"])
-    return Case(case_id, suite, op, everything, tags=tags, rules=rules, mode="grad", source=names,
+    return Case(case_id, suite, op, everything, tags=tags, rules=rules, mode="grad" + (" " + form if form else ""), source=names,
                 attrs=attrs, expects=expects, messages=messages, comments=list(comments))

@@ -19,13 +19,16 @@ import warnings
 import numpy as np
 import torch
 
-from caseio import GenError, NP_DTYPE, Outcome
+from caseio import GenError, NP_DTYPE, Operand, Outcome
 import oracles
 
 FLOATS = ("f32", "f64")
 # torch's refusal to differentiate when no input requires grad (B31), and the
 # forward errors value mode already classifies.
 NO_GRAD_MESSAGE = "element 0 of tensors does not require grad"
+# B46: torch's refusal of autograd through out= (torch 1.13 and 2.15 alike).
+OUT_AUTOGRAD_MESSAGE = "functions with out=... arguments don't support automatic differentiation"
+FORMS = (None, "inplace", "out")   # B46: the call form differentiated (None: the value call)
 
 
 class Grad:
@@ -57,9 +60,35 @@ def _grads_outcome(grads):
 
 # ---------------------------------------------------------------- torch
 
-def run_torch_grad(op, args, grad, attrs=()):
-    """torch autograd: leaves for the floating-point inputs, op, backward(grad)."""
-    diff = differentiable(op, args)
+def _torch_forward(op, views, target, form):
+    """The forward call in its form (B46): op(...), self.op_(other) on a
+    non-leaf copy of self, or op(x, y, out=out) with out a plain tensor.
+    Returns the tensor to call backward on."""
+    if form == "inplace":
+        if op not in oracles.TORCH_INPLACE:
+            raise GenError("torch has no in-place %s" % op)
+        s = views[0].clone()   # a non-leaf copy: the leaf keeps self's original value
+        getattr(s, oracles.TORCH_INPLACE[op])(views[1])
+        return s
+    if form == "out":
+        o = views[2].detach().clone(memory_format=torch.contiguous_format)   # a plain tensor, as value mode's out=
+        oracles.TORCH_FUNC[op](views[0], views[1], out=o)
+        return o
+    if op in oracles.TORCH_FUNC:
+        return oracles.TORCH_FUNC[op](*views)
+    if op == "where":
+        return torch.where(*views)
+    if op == "broadcast_to":
+        return torch.broadcast_to(views[0], target)
+    if op == "expand":
+        return views[0].expand(target)
+    raise GenError("torch: no grad mode for op %s" % op)
+
+
+def run_torch_grad(op, args, grad, attrs=(), form=None):
+    """torch autograd: leaves for the floating-point inputs, op (in its call
+    form, B46: out= never requires grad), backward(grad)."""
+    diff = [i for i in differentiable(op, args) if not (form == "out" and i == 2)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         target = oracles.parse_target(attrs) if op in ("broadcast_to", "expand") else ()
@@ -71,16 +100,7 @@ def run_torch_grad(op, args, grad, attrs=()):
                     v = v.detach().clone().requires_grad_(True)   # a leaf holding the view's values
                 views.append(v)
             _, g, _ = oracles.torch_view(grad)
-            if op in oracles.TORCH_FUNC:
-                r = oracles.TORCH_FUNC[op](*views)
-            elif op == "where":
-                r = torch.where(*views)
-            elif op == "broadcast_to":
-                r = torch.broadcast_to(views[0], target)
-            elif op == "expand":
-                r = views[0].expand(target)
-            else:
-                raise GenError("torch: no grad mode for op %s" % op)
+            r = _torch_forward(op, views, target, form)
             r.backward(g)
         except GenError:
             raise
@@ -88,6 +108,8 @@ def run_torch_grad(op, args, grad, attrs=()):
             msg = oracles.first_line(exc)
             if msg.startswith(NO_GRAD_MESSAGE):
                 return Outcome("error", cls="dtype", message=msg)
+            if OUT_AUTOGRAD_MESSAGE in msg:   # B46: no class of its own
+                return Outcome("error", cls="other", message=msg)
             cls, msg = oracles.classify("torch", exc, negative_target=any(d < 0 for d in target))
             return Outcome("error", cls=cls, message=msg)
         out = []
@@ -172,9 +194,25 @@ def _matmul_grads(x, y, g, which):
     return sum_to(full, target).reshape(shape), sum_to(mag, target).reshape(shape)
 
 
-def run_numpy_grad(op, args, grad, attrs=()):
+def _contiguous_copy(a):
+    """A contiguous Operand holding a's values (B46: the form's self/out copy)."""
+    _, v = oracles.np_view(a)
+    return Operand(a.name, a.dtype, a.shape, None, 0, np.array(v, copy=True).reshape(-1))
+
+
+def run_numpy_grad(op, args, grad, attrs=(), form=None):
     """The NumPy oracle: the forward op through NumPy (its errors are value
-    mode's, B23), then each floating-point input's formula, summed to its shape."""
+    mode's, B23; B46: in its call form, on a copy of self / out, whose errors
+    come first), then each floating-point input's formula, summed to its
+    shape. out= never gets a gradient (its old values do not reach the result)."""
+    if form is not None:
+        fargs = [_contiguous_copy(args[0]), args[1]] if form == "inplace" else \
+            [args[0], args[1], _contiguous_copy(args[2])]
+        ffwd = oracles.run_numpy(op, form, fargs, attrs)
+        if ffwd.kind == "error":
+            return ffwd
+        held = args[0].dtype if form == "inplace" else args[2].dtype   # the dtype the result is held in
+        args = list(args[:2])
     fwd = oracles.run_numpy(op, "value", args, attrs)
     if fwd.kind == "error":
         return fwd
@@ -188,6 +226,10 @@ def run_numpy_grad(op, args, grad, attrs=()):
         mag = _formula(op, args, grad, i, np.float64, fwd.shape, magnitudes=True)
         g = Grad(a.name, a.dtype, s.astype(NP_DTYPE[a.dtype]), mag)
         g.compute = fwd.dtype
+        if form is not None and "f32" in (held, fwd.dtype):
+            # B46: torch computes a gradient through the held result (pow_'s
+            # exponent: result * log(self)) in self's / out's dtype
+            g.compute = "f32"
         out.append(g)
     return _grads_outcome(out)
 

@@ -24,6 +24,17 @@ torch autograd and from the NumPy formulas (grad_oracles.py). Subsets:
   singular   pow at x = 0, y <= 0 and around (B26); every op at infinities,
              NaN, signed zeros and its own singular points (tag singular).
   where-cond where with f32, f64, i32, i64 and u8 conds (NumPy: cond != 0).
+  inplace    B46: `mode grad inplace`, self.op_(other) on a non-leaf copy of
+             self, for the ops torch has an in-place method of (add sub mul
+             div pow), f32 and f64: other as a row, a column, 0-d, with
+             leading dims missing, of self's own shape; self or the incoming
+             gradient strided; mixed dtypes; ties and singular points; and the
+             errors: other that would make self grow (the forward in-place
+             error wins), shapes that do not broadcast, an integer self.
+  out        B46: `mode grad out`, op(x, y, out=out) for the binary
+             element-wise grad ops: NumPy's formulas after its out= checks;
+             torch refuses autograd through out= whenever an input requires
+             grad (class other), else the forward error or B31.
 
 Values are small nonzero dyadic rationals chosen away from the points where
 a derivative does not exist (no ties for maximum/minimum, x > 0 for pow,
@@ -487,6 +498,104 @@ def forward_error_cases():
                              expect_agree=False)
 
 
+# ---------------------------------------------------------------- B46: in-place and out= call forms
+
+INPLACE_OPS = ("add", "sub", "mul", "div", "pow")
+OUT_OPS = INPLACE_OPS + ("maximum", "minimum")
+# (pattern, self's shape, other's shape): other broadcast onto self in place.
+INPLACE_PATTERNS = (("same", (2, 3), (2, 3)), ("row", (2, 3), (3,)), ("row1", (2, 3), (1, 3)),
+                    ("column", (2, 3), (2, 1)), ("scalar", (2, 3), ()), ("leading", (2, 2, 3), (2, 3)),
+                    ("leading1", (2, 2, 3), (1, 1, 3)), ("zero-size", (0, 3), (3,)))
+# Forward errors: other would make self grow (B8: the in-place error wins), no broadcast at all.
+INPLACE_ERRORS = (("grow", (3,), (2, 3)), ("grow1", (1, 3), (2, 3)), ("grow-scalar", (), (2,)),
+                  ("not-broadcastable", (2, 3), (4,)))
+
+
+def form_case(form, op, dts, shapes, name, tags=(), layouts=(None, None, None), vals=None, out_dt=None):
+    """A B46 case: op in call form `form` over inputs of dtypes dts and shapes
+    (self/x, other/y), the out= arg of the broadcast shape (form out), an
+    incoming gradient of the form's result; layouts: of self/x, other/y and the
+    incoming gradient (gen/layouts.py names, or None: contiguous); vals: the
+    inputs' values (default: the op's value sets)."""
+    a, b = shapes
+    cid = "grad/%s/%s/%s/%s/%sx%s" % (form, op, ",".join(dts) if dts[0] != dts[1] else dts[0], name,
+                                      fmt_shape(a), fmt_shape(b))
+    rng = rng_for(cid)
+    kinds = ROLE_VALUES.get(op, ("any", "any"))
+    args = []
+    for k, (n, dt, sh) in enumerate(zip(("x", "y"), dts, shapes)):
+        if vals is not None:
+            args.append(operand(n, dt, sh, rng, vals[k]))
+        elif dt in DTYPES:
+            args.append(laid_out(n, dt, sh, layouts[k], rng, kinds[k]))
+        else:
+            args.append(operand(n, dt, sh, rng, rng.randint(1, 4, int(np.prod(sh, dtype=np.int64)))))
+    res = broadcast(a, b)
+    fdt = "f64" if "f64" in dts else "f32"   # the value call's result dtype when an input is a float
+    if form == "inplace":
+        gshape, gdt = (a if res == a else ()), dts[0] if dts[0] in DTYPES else fdt
+    else:
+        gshape, gdt = (res if res is not None else ()), out_dt or fdt
+        oshape = res if res is not None else (2, 3)
+        args.append(operand("out", out_dt or fdt, oshape, rng, [0] * int(np.prod(oshape, dtype=np.int64))))
+    g = laid_out("grad", gdt, gshape, layouts[2], rng, "any")
+    return make_grad_case(cid, SUITE, op, args, g, tags=(form,) + tuple(tags), form=form, expect_agree=False,
+                          rules=rules_for(op, shapes) + ("B46",) + (("B8",) if res != a or form == "out" else ()))
+
+
+def inplace_cases():
+    """B46, in place: every op, both float dtypes, every pattern of other;
+    self or the incoming gradient in each layout; mixed dtypes; the errors."""
+    from layouts import LAYOUTS
+    for op, dt in itertools.product(INPLACE_OPS, DTYPES):
+        for name, a, b in INPLACE_PATTERNS + INPLACE_ERRORS:
+            yield form_case("inplace", op, (dt, dt), (a, b), name)
+        for lay in LAYOUTS:
+            yield form_case("inplace", op, (dt, dt), ((2, 3), (3,)), "self-" + lay, ("layouts", lay),
+                            layouts=(lay, None, None))
+            yield form_case("inplace", op, (dt, dt), ((2, 3), (2, 1)), "grad-" + lay, ("layouts", lay),
+                            layouts=(None, lay, lay))
+    for op in INPLACE_OPS:
+        for dts in (("f32", "f64"), ("f64", "f32"), ("f32", "i32"), ("i32", "f32"), ("i32", "i32"), ("f64", "u8")):
+            yield form_case("inplace", op, dts, ((2, 3), (3,)), "dtypes", ("dtypes",))
+        yield form_case("inplace", op, ("f32", "f64"), ((3,), (2, 3)), "dtypes-grow", ("dtypes",))
+
+
+def form_special_cases():
+    """B46 at the ops' singular points, in place and through out=: SPECIALS
+    with self holding x's values at the result's shape; pow at 0 ** y <= 0."""
+    for (op, name, a, av, b, bv, gv), dt in itertools.product(SPECIALS, DTYPES):
+        if op not in INPLACE_OPS:
+            continue
+        res = broadcast(a, b)
+        selfv = list(np.broadcast_to(np.array(av).reshape(a), res).reshape(-1))
+        yield form_case("inplace", op, (dt, dt), (res, b), name, ("singular",), vals=(selfv, bv))
+        yield form_case("out", op, (dt, dt), (a, b), name, ("singular",), vals=(av, bv))
+    for dt, v in itertools.product(DTYPES, SINGULAR_Y):
+        yield form_case("inplace", "pow", (dt, dt), ((2,), ()), "zero-base-y=%s" % float(v), ("singular",),
+                        vals=([0.0, 0.0], [v]))
+    for op, dt in itertools.product(("maximum", "minimum"), DTYPES):
+        yield form_case("out", op, (dt, dt), ((2, 1), (3,)), "ties", ("ties",), vals=([1.0, 2.0], [1.0, 2.0, 2.0]))
+
+
+def out_cases():
+    """B46, out=: every binary grad op, both float dtypes, the patterns; the
+    inputs in a layout; an out= of another shape or an integer dtype;
+    integer inputs (nothing requires grad: torch's forward, then B31)."""
+    for op, dt in itertools.product(OUT_OPS, DTYPES):
+        for name, a, b in INPLACE_PATTERNS[1:6]:
+            yield form_case("out", op, (dt, dt), (b, a) if name == "column" else (a, b), name)
+        yield form_case("out", op, (dt, dt), ((2, 3), (4,)), "not-broadcastable")
+        yield form_case("out", op, (dt, dt), ((2, 1), (3,)), "inputs-transposed", ("layouts",),
+                        layouts=("transposed", "negative", "step2"))
+    for op in ("add", "mul", "div"):
+        yield form_case("out", op, ("f32", "f32"), ((2, 3), (3,)), "int-out", ("dtypes",), out_dt="i32")
+        yield form_case("out", op, ("f64", "f32"), ((2, 1), (3,)), "dtypes", ("dtypes",))
+        yield form_case("out", op, ("i32", "i32"), ((2, 1), (3,)), "dtypes", ("dtypes",), out_dt="f32")
+        yield form_case("out", op, ("i32", "i32"), ((2, 3), (4,)), "dtypes-not-broadcastable", ("dtypes",),
+                        out_dt="f32")
+
+
 def cases():
     yield from shapes_cases()
     yield from where_cases()
@@ -502,3 +611,6 @@ def cases():
     yield from special_cases()
     yield from nonbool_cond_cases()
     yield from forward_error_cases()
+    yield from inplace_cases()
+    yield from form_special_cases()
+    yield from out_cases()
