@@ -338,6 +338,7 @@ static int handshake(char *err, size_t cap)
                 else if (strcmp(tok, "out") == 0) descriptor.flags |= BCT_CAP_OUT;
                 else if (strcmp(tok, "compiles") == 0) descriptor.flags |= BCT_CAP_COMPILES;
                 else if (strcmp(tok, "weak") == 0) descriptor.flags |= BCT_CAP_WEAK_SCALAR;   /* B34 */
+                else if (strcmp(tok, "gradforms") == 0) descriptor.flags |= BCT_CAP_GRAD_FORMS;   /* B46 */
                 else { snprintf(err, cap, "unknown flag '%s'", tok); return -1; }
             }
         } else {
@@ -418,8 +419,11 @@ static void span(const bct_array *a, int64_t *lo, int64_t *n)
 static int build_request(const bct_call *call)
 {
     static const char *modes[] = { "value", "inplace", "out", "grad" };
+    /* B46: only a bridge announcing `gradforms` is sent a grad-inplace/grad-out case */
+    const char *mode = call->mode != BCT_MODE_GRAD || call->grad_form == BCT_GRAD_VALUE ? modes[call->mode]
+                     : call->grad_form == BCT_GRAD_INPLACE ? "grad-inplace" : "grad-out";
     B.olen = 0;
-    if (out_printf("case %s %s %s %d %lld ", bc_op_name(call->op), modes[call->mode],
+    if (out_printf("case %s %s %s %d %lld ", bc_op_name(call->op), mode,
                    bc_profile_name(call->profile), call->nargs, (long long)call->axis) != 0)
         return -1;
     if (call->op == BCT_BROADCAST_TO || call->op == BCT_EXPAND) {

@@ -158,23 +158,41 @@ def write_call(case, views, wi):
     return result(w)
 
 
+def grad_forward(case, views):
+    """The forward call in the case's call form (B46): op(...); self.op_(other)
+    on a non-leaf copy of self (`grad-inplace`: the leaf keeps self's
+    original value, and torch's in-place autograd does the rest); or
+    op(x, y, out=out) with out a plain tensor that never requires grad
+    (`grad-out`: torch decides whether autograd allows it)."""
+    if case.mode == "grad-inplace":
+        s = views[0].clone()
+        getattr(s, case.op + "_")(views[1])   # AttributeError where torch has none
+        return s
+    if case.mode == "grad-out":
+        o = views[2].detach().clone()
+        call(case.op, views[:2], case.target or (), out=o)
+        return o
+    return call(case.op, views, case.target or ())
+
+
 def run_grad(case):
     """Grad mode: torch autograd itself. The floating-point inputs become
     leaves that require grad (integer and bool inputs, and where's cond, are
-    constants: torch cannot require grad on them), the op runs, and
-    backward(the incoming gradient) fills each leaf's .grad, which is
-    returned as torch computed it."""
+    constants: torch cannot require grad on them; out= never does), the op
+    runs in the case's call form, and backward(the incoming gradient) fills
+    each leaf's .grad, which is returned as torch computed it."""
     op, args = case.op, case.args
     try:
         views = []
         for i, a in enumerate(args[:-1]):
             v = view(a)
-            if a.dtype in ("f32", "f64") and not (op == "where" and i == 0):
+            if a.dtype in ("f32", "f64") and not (op == "where" and i == 0) and \
+                    not (case.mode == "grad-out" and i == 2):
                 v = v.detach().clone().requires_grad_(True)
             views.append(v)
         if op not in GRAD_OPS:
             return bb.reply_error("other", "torch: no gradient of %s here" % op)
-        r = call(op, views, case.target or ())
+        r = grad_forward(case, views)
         r.backward(view(args[-1]))
         out = []
         for k, v in enumerate(views):
@@ -188,7 +206,7 @@ def run_grad(case):
 
 def run(case):
     op, mode, args = case.op, case.mode, case.args
-    if mode == "grad":
+    if mode in ("grad", "grad-inplace", "grad-out"):
         return run_grad(case)
     try:
         views = []
@@ -214,7 +232,8 @@ def main():
     torch.set_num_threads(1)
     hello = bb.Hello("torch", torch.__version__, "torch",
                      ops=list(FUNC) + ["where", "broadcast_to", "expand", "broadcast_shapes"],
-                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out", "weak"), grad_ops=GRAD_OPS)
+                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out", "weak", "gradforms"),
+                     grad_ops=GRAD_OPS)
     bb.serve(hello, run)
 
 

@@ -13,6 +13,8 @@
     wrote    in-place add: writes self, then reports an error -> self changed (B22 violation)
     badgrads declares grad add; its reply promises 2 gradients and sends a
              byte count that does not match its shape          -> that case crashes
+    gradforms  declares grad add and the flag gradforms (B46): answers every grad case
+             with an error naming the MODE token it was sent   -> grad-inplace/grad-out seen
     reserve  at start, reserves 16 GiB of address space it never touches (read-only
              private mapping), as WebAssembly engines and JIT compilers do; then serves
     nomem    at start, allocates 8 GiB and writes to it (fails under the runner's limit)
@@ -94,6 +96,8 @@ def run(case):
         for d in a.shape:
             n *= d
         return bb.reply_wrote(a.dtype, a.shape, b"\x07" * (n * 4)) + bb.reply_error("other", "wrote then failed")
+    if case.mode.startswith("grad") and MODE == "gradforms":
+        return bb.reply_error("other", "saw mode %s" % case.mode)
     if case.mode == "grad" and MODE == "badgrads":
         return b"grads 2\ngrad 0 f32 (2,) 12\n" + b"\0" * 12
     return numpy_bridge.run(case)
@@ -118,5 +122,6 @@ if __name__ == "__main__":
     numpy_bridge.np.seterr(all="ignore")
     bb.serve(bb.Hello("hostile-" + MODE, "0", "numpy", list(numpy_bridge.UFUNC) + ["where", "broadcast_to",
                                                                                   "broadcast_shapes"],
-                      bb.NAMES, 0, ("strided", "inplace", "out") + (("compiles",) if MODE == "slowfirst" else ()),
-                      grad_ops=("add",) if MODE == "badgrads" else ()), run)
+                      bb.NAMES, 0, ("strided", "inplace", "out") + (("compiles",) if MODE == "slowfirst" else ()) +
+                      (("gradforms",) if MODE == "gradforms" else ()),
+                      grad_ops=("add",) if MODE in ("badgrads", "gradforms") else ()), run)

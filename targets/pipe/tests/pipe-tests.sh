@@ -247,7 +247,20 @@ run "numpy bridge (no grad_ops): every grad case skipped" 0 '^0 passed, 0 failed
     --allow-empty --target-arg "$PY $BR/numpy_bridge.py" "$GFIX"
 run "bridge 'badgrads': a malformed gradient reply crashes its case (the three add cases)" 1 \
     '^0 passed, 0 failed, 12 skipped, 3 crashed$' --target-arg "$PY $HB badgrads" "$GFIX"
+# B46: in-place and out= gradient cases (mode grad inplace|out) reach only a bridge whose flags say
+# gradforms, as MODE grad-inplace / grad-out: 'badgrads' (grad add, no gradforms) would crash on any.
+FFIX=tests/runner/fixtures/gradforms
+run "bridge 'badgrads' (grad_ops, no gradforms): no in-place/out= gradient case reaches it" 0 \
+    '^0 passed, 0 failed, 10 skipped$' --allow-empty --target-arg "$PY $HB badgrads" "$FFIX"
+run "bridge 'gradforms': its four add cases arrive (the others' ops are not claimed)" 1 '^0 passed, 4 failed, 6 skipped$' \
+    --format json --output "$TMP/res.json" --target-arg "$PY $HB gradforms" "$FFIX"
+reason 'grad/inplace/add/f32/grad-transposed/(2,3)x(2,1)' 'saw mode grad-inplace' \
+    && reason 'grad/out/add/f64/row1/(2,3)x(1,3)' 'saw mode grad-out' \
+    && ok "bridge 'gradforms': the MODE tokens are grad-inplace and grad-out" \
+    || bad "gradforms MODE tokens" "see $TMP/res.json"
 if "$PY" -c 'import torch' 2>/dev/null; then
+    run "torch bridge: the in-place/out= gradient fixtures pass in the torch profile (B46)" 0 \
+        '^10 passed, 0 failed, 0 skipped$' --profile torch --target-arg "$PY $BR/torch_bridge.py" "$FFIX"
     run "torch bridge: the grad fixtures pass in the torch profile" 0 '^15 passed, 0 failed, 0 skipped$' \
         --profile torch --target-arg "$PY $BR/torch_bridge.py" "$GFIX"
     run "torch bridge: the NumPy profile's tie and pow-at-0 conventions differ (divergent)" 1 '^13 passed, 2 failed' \
