@@ -44,8 +44,9 @@ CATEGORIES = [
     ("Non-contiguous inputs", ["B17"], lambda c: "noncontiguous" in c["tags"]),
 ]
 # Grad-mode cases form their own category (B23-B31); the others hold forward ops.
-CATEGORIES = [(t, r, (lambda p: lambda c: c["mode"] != "grad" and p(c))(p)) for t, r, p in CATEGORIES] + [
-    ("The gradient of broadcasting", ["B23", "B24", "B26", "B27", "B31"], lambda c: c["mode"] == "grad"),
+# mode "grad inplace" / "grad out" (B46) is grad mode too
+CATEGORIES = [(t, r, (lambda p: lambda c: c["mode"].split(" ")[0] != "grad" and p(c))(p)) for t, r, p in CATEGORIES] + [
+    ("The gradient of broadcasting", ["B23", "B24", "B26", "B27", "B31"], lambda c: c["mode"].split(" ")[0] == "grad"),
 ]
 
 

@@ -175,9 +175,19 @@ static void py_arg(br_buf *o, const br_arg *a, int torch)
  * runs the forward op (for its errors) and then each floating-point input's
  * formula, summed to its shape by st (sum over the stretched axes, reshape).
  * Both print the tuple of gradients, in input order. */
+/* B46: torch's forward call in the case's call form, assigning r: the
+ * in-place method on a non-leaf copy of self, or out= into a plain copy of out. */
+static void torch_form_call(br_buf *o, const br_case *c, const char *x, const char *y)
+{
+    if (c->grad_form == BCT_GRAD_INPLACE)
+        br_buf_printf(o, "r=%s.clone(); r.%s_(%s)", x, torch_name(c->op), y);
+    else
+        br_buf_printf(o, "r=%s.clone(); torch.%s(%s,%s,out=r)", c->args[2].name, torch_name(c->op), x, y);
+}
+
 static void grad_one_liner(br_buf *o, const br_case *c, int torch)
 {
-    int nin = c->nargs - 1, w = c->op == BCT_WHERE;
+    int nin = c->nargs - 1 - (c->grad_form == BCT_GRAD_OUT), w = c->op == BCT_WHERE;   /* B46: out gets none */
     const char *x = c->args[w].name, *y = nin > 1 ? c->args[w + 1].name : "";
     const char *np_op = np_name(c->op);
     int diff[3] = { 0, 0, 0 }, any = 0;
@@ -185,8 +195,9 @@ static void grad_one_liner(br_buf *o, const br_case *c, int torch)
     if (torch) {
         for (int i = 0; i < nin; i++)
             if (diff[i]) br_buf_printf(o, "%s=%s.detach().clone().requires_grad_(); ", c->args[i].name, c->args[i].name);
-        br_buf_puts(o, "r=");
-        if (c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
+        if (c->grad_form != BCT_GRAD_VALUE) {
+            torch_form_call(o, c, x, y);
+        } else if (br_buf_puts(o, "r="), c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
             br_buf_printf(o, "%s.%s(", x, c->op == BCT_EXPAND ? "expand" : "broadcast_to");
             pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
             br_buf_puts(o, ")");
@@ -201,7 +212,11 @@ static void grad_one_liner(br_buf *o, const br_case *c, int torch)
         return;
     }
     /* NumPy: the forward op first (its errors are grad mode's too) */
-    if (c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
+    if (c->grad_form == BCT_GRAD_INPLACE) {   /* B46: the in-place call, on a copy of self */
+        br_buf_printf(o, "s_=%s.copy(); np.%s(s_,%s,out=s_); ", x, np_op ? np_op : "add", y);
+    } else if (c->grad_form == BCT_GRAD_OUT) {
+        br_buf_printf(o, "np.%s(%s,%s,out=%s.copy()); ", np_op ? np_op : "add", x, y, c->args[2].name);
+    } else if (c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
         br_buf_printf(o, "np.broadcast_to(%s,", x);
         pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
         br_buf_puts(o, "); ");
@@ -320,7 +335,12 @@ void br_show_case(const br_case *c, br_buf *o)
     br_buf_printf(o, "  suite %s; tags: %s; rules: %s; source: %s\n", c->suite, c->tags, c->rules, c->source);
     br_buf_printf(o, "  op %s, mode %s\n", bc_op_name(c->op),
                   c->mode == BCT_MODE_INPLACE ? "inplace" : c->mode == BCT_MODE_OUT ? "out"
-                  : c->mode == BCT_MODE_GRAD ? "grad (the last arg is the incoming gradient)" : "value");
+                  : c->mode != BCT_MODE_GRAD ? "value"
+                  : c->grad_form == BCT_GRAD_INPLACE ? "grad inplace (B46: of self.op_(other) on a copy of self; "
+                                                       "the last arg is the incoming gradient)"
+                  : c->grad_form == BCT_GRAD_OUT ? "grad out (B46: of op(x, y, out=out); the last arg is the "
+                                                   "incoming gradient)"
+                  : "grad (the last arg is the incoming gradient)");
     if (c->has_axis) br_buf_printf(o, "  axis %lld\n", (long long)c->axis);
     if (c->target_rank >= 0) { br_buf_puts(o, "  target shape "); pytuple(o, c->target_shape, c->target_rank); br_buf_puts(o, "\n"); }
     for (int i = 0; i < c->nargs; i++) {
