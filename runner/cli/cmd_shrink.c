@@ -68,6 +68,11 @@ static int setup(shrink_state *s, const br_opts *o)
     long ci = find_case(&s->cs, o->case_id);
     if (ci < 0) return 2;
     s->ci = (size_t)ci;
+    if (s->cs.cases[ci].grad_form != BCT_GRAD_VALUE) {   /* B46: candidates (br_spec) carry no call form */
+        fprintf(stderr, "bcast-run: shrink: case %s is an in-place/out= gradient case (B46); shrink handles "
+                "the value-form gradient only\n", s->cs.cases[ci].id);
+        return 2;
+    }
     br_err err;
     if (br_materialize(&s->cs, &s->cs.cases[ci], &err) != 0) { fprintf(stderr, "bcast-run: %s\n", err.msg); return 2; }
     if (br_spec_from_case(&s->spec, &s->cs.cases[ci]) != 0) { fprintf(stderr, "bcast-run: out of memory\n"); return 2; }
