@@ -23,7 +23,8 @@
  *     resize by a failed call, B22); otherwise out's values go back through
  *     the case's strides, also when the call raised (B22);
  *   - grad mode (ABI 2) makes each floating input a leaf that requires grad,
- *     runs the value-mode op, calls backward with the incoming gradient and
+ *     runs the value-mode op (B46: or the in-place call on a clone of self,
+ *     or the out= call), calls backward with the incoming gradient and
  *     delivers each leaf's grad() through alloc_grad as torch computed it;
  *   - no broadcast check, no shape inference, no result fix-up happens here.
  * Errors: every exception is caught at the ABI boundary and classified by its
@@ -441,6 +442,26 @@ at::Tensor forward(const bct_call *call, const std::vector<at::Tensor> &in)
     }
 }
 
+/* B46: grad mode's forward call in the case's call form: the value-mode op;
+ * self.op_(other) on a clone of the leaf self (a non-leaf copy, so torch's
+ * in-place autograd applies and the leaf keeps self's original value); or
+ * op(x, y, out=o) with o a plain contiguous tensor that does not require
+ * grad (torch decides whether autograd allows it). */
+at::Tensor forward_form(const bct_call *call, const std::vector<at::Tensor> &in)
+{
+    if (call->grad_form == BCT_GRAD_INPLACE) {
+        at::Tensor s = in.at(0).clone();
+        inplace(call->op, s, in.at(1));
+        return s;
+    }
+    if (call->grad_form == BCT_GRAD_OUT) {
+        at::Tensor o = in.at(2).detach().clone(at::MemoryFormat::Contiguous);
+        out_variant(call->op, o, { in.at(0), in.at(1) });
+        return o;
+    }
+    return forward(call, in);
+}
+
 /* Copies torch's gradient g of input k into the buffer from alloc_grad, at
  * g's own dtype and sizes (B23: torch sums it back to the input's shape; the
  * adapter does not reshape, cast or check it). */
@@ -480,14 +501,15 @@ int run_grad(const bct_call *call)
     std::vector<bool> leaf;
     for (int i = 0; i < n; i++) {
         const bct_array &a = call->args[i];
-        bool diff = (a.dtype == BCT_F32 || a.dtype == BCT_F64) && !(call->op == BCT_WHERE && i == 0);
+        bool diff = (a.dtype == BCT_F32 || a.dtype == BCT_F64) && !(call->op == BCT_WHERE && i == 0) &&
+                    !(call->grad_form == BCT_GRAD_OUT && i == 2);   /* B46: out= never requires grad */
         at::Tensor t = tensor_of(a);
         if (diff)
             t = t.detach().requires_grad_(true);
         in.push_back(t);
         leaf.push_back(diff);
     }
-    at::Tensor r = forward(call, in);
+    at::Tensor r = forward_form(call, in);
     r.backward(tensor_of(call->args[n]));
     for (int i = 0; i < n; i++) {
         size_t k = static_cast<size_t>(i);
@@ -573,7 +595,7 @@ const bct_target descriptor = {
         bit(BCT_BROADCAST_TO) | bit(BCT_EXPAND) | bit(BCT_MATMUL) | kMathOps,
     (UINT32_C(1) << BCT_DTYPE_COUNT) - 1,
     0,
-    BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT,
+    BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT | BCT_CAP_GRAD_FORMS,   /* B46: reads grad_form */
     torch_init,
     torch_run,
     /* grad_ops (ABI 2): every op of the grad suite (BC_GRAD_OPS) has a torch
