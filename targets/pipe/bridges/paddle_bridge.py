@@ -152,6 +152,22 @@ def write_call(case, ts, wi):
     return result(w)
 
 
+def grad_forward(case, ts):
+    """The forward call in the case's call form (B46): the op; Paddle's own
+    in-place method on a clone of self (`grad-inplace`: a non-leaf copy, as
+    Paddle refuses in-place on a leaf that needs a gradient); or the op's own
+    out= keyword into a plain tensor (`grad-out`). Paddle answers for itself."""
+    if case.mode == "grad-inplace":
+        s = ts[0].clone()
+        getattr(s, OPS[case.op] + "_")(ts[1])
+        return s
+    if case.mode == "grad-out":
+        o = ts[2]
+        call(case, ts[:2], out=o)
+        return o
+    return call(case, ts)
+
+
 def run_grad(case):
     """Grad mode: paddle.grad itself. The floating-point inputs (not where's
     cond) are tensors with stop_gradient=False, the others constants; the op
@@ -164,11 +180,12 @@ def run_grad(case):
             return bb.reply_error("other", "paddle: no gradient of %s here" % op)
         ts, leaves = [], []
         for i, a in enumerate(args[:-1]):
-            diff = a.dtype in ("f32", "f64") and not (op == "where" and i == 0)
+            diff = a.dtype in ("f32", "f64") and not (op == "where" and i == 0) and \
+                not (case.mode == "grad-out" and i == 2)   # B46: out= is a plain tensor
             ts.append(tensor(a, grad=diff))
             if diff:
                 leaves.append(i)
-        r = call(case, ts)
+        r = grad_forward(case, ts)
         grads = paddle.grad([r], [ts[i] for i in leaves], grad_outputs=[tensor(args[-1])])
         out = [(k, dtype_name(g), tuple(g.shape), tensor_bytes(g)) for k, g in zip(leaves, grads) if g is not None]
         return bb.reply_grads(out)
@@ -178,7 +195,7 @@ def run_grad(case):
 
 def run(case):
     mode, args = case.mode, case.args
-    if mode == "grad":
+    if mode in ("grad", "grad-inplace", "grad-out"):
         return run_grad(case)
     try:
         ts = [a.shape if a.dtype == "-" else tensor(a) for a in args]
@@ -196,7 +213,8 @@ def main():
     paddle.set_device("cpu")
     hello = bb.Hello("paddle", paddle.__version__, "torch2",
                      ops=list(OPS) + ["broadcast_to", "expand", "broadcast_shapes", "axis_add"],
-                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out"), grad_ops=GRAD_OPS)
+                     dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out", "gradforms"),
+                     grad_ops=GRAD_OPS)
     bb.serve(hello, run)
 
 
