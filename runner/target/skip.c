@@ -8,7 +8,7 @@
 #include "case/view.h"
 
 /* See skip.h: the first reason found, in the order no expectation for the
- * profile, op, gradient, mode, arg
+ * profile, gradients at all, grad call form (B46), op, gradient, mode, arg
  * dtypes/ranks/layouts, result dtype/rank, target shape rank. */
 const char *br_skip_reason(const br_case *c, const br_target_info *t, int profile, char *buf, size_t cap)
 {
@@ -25,17 +25,18 @@ const char *br_skip_reason(const br_case *c, const br_target_info *t, int profil
         snprintf(buf, cap, "no gradients: the target declares no grad_ops");
         return buf;
     }
+    if (c->mode == BCT_MODE_GRAD && c->grad_form != BCT_GRAD_VALUE && !(t->flags & BCT_CAP_GRAD_FORMS)) {
+        /* B46: an adapter that does not read bct_call.grad_form would differentiate the value call;
+         * checked before the probeable reasons, so --probe-limits never hands it over */
+        snprintf(buf, cap, "unsupported: %s gradient (no grad_form)", c->grad_form == BCT_GRAD_INPLACE ? "in-place" : "out=");
+        return buf;
+    }
     if (!(t->ops & ((uint64_t)1 << c->op))) {
         snprintf(buf, cap, "unsupported: op %s", bc_op_name(c->op));
         return buf;
     }
     if (c->mode == BCT_MODE_GRAD && !(t->grad_ops & ((uint64_t)1 << c->op))) {
         snprintf(buf, cap, "unsupported: gradient of op %s", bc_op_name(c->op));
-        return buf;
-    }
-    if (c->mode == BCT_MODE_GRAD && c->grad_form != BCT_GRAD_VALUE && !(t->flags & BCT_CAP_GRAD_FORMS)) {
-        /* B46: an adapter that does not read bct_call.grad_form would differentiate the value call */
-        snprintf(buf, cap, "unsupported: %s gradient (no grad_form)", c->grad_form == BCT_GRAD_INPLACE ? "in-place" : "out=");
         return buf;
     }
     if (c->mode == BCT_MODE_INPLACE && !(t->flags & BCT_CAP_INPLACE)) { snprintf(buf, cap, "unsupported: in-place mode"); return buf; }

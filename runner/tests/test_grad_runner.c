@@ -331,6 +331,10 @@ static void test_grad_forms(void)
     CHECK(br_skip_reason(c, &info, BCT_PROFILE_NUMPY, why, sizeof why) != NULL);
     CHECK(strcmp(why, "unsupported: in-place gradient (no grad_form)") == 0);
     CHECK(!br_skip_probeable(why));   /* --probe-limits must not hand it over either */
+    info.grad_ops = (uint64_t)1 << BCT_MUL;   /* an unclaimed gradient op is probeable: the form comes first */
+    CHECK(br_skip_reason(c, &info, BCT_PROFILE_NUMPY, why, sizeof why) != NULL);
+    CHECK(strcmp(why, "unsupported: in-place gradient (no grad_form)") == 0);
+    info.grad_ops = ~(uint64_t)0;
     info.flags |= BCT_CAP_GRAD_FORMS;
     CHECK(br_skip_reason(c, &info, BCT_PROFILE_NUMPY, why, sizeof why) == NULL);
     {

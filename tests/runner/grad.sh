@@ -127,6 +127,26 @@ libtorch_answers_grad_cases() {
     outcomes g_lt_wrong --rest pass "$GA=fail~gradient of x: wrong values"
 }
 
+# B46: in-place and out= gradient cases (tests/runner/fixtures/gradforms, copied from cases/grad.cases):
+# ref passes them under the four profiles; tiny_grad.so (grad_ops add and mul, written before grad_form
+# existed: no BCT_CAP_GRAD_FORMS) is never given one, not even with --probe-limits (its add cases would
+# fail: it differentiates the value call).
+grad_forms_reach_only_claiming_targets() {
+    FF=tests/runner/fixtures/gradforms
+    for p in numpy torch numpy2 torch2; do
+        bcr "gf_ref_$p" --target "$REF" --profile "$p" --no-color "$FF"
+        want_rc "gf_ref_$p" 0
+        want_last "gf_ref_$p" '^10 passed, 0 failed, 0 skipped$'
+    done
+    bcr gf_tg --target "$TT/tiny_grad.so" --allow-empty --no-color --format json --output "$TMP/gf_tg.json" "$FF"
+    want_rc gf_tg 0
+    want_last gf_tg '^0 passed, 0 failed, 10 skipped$'
+    outcomes gf_tg --rest skip 'grad/inplace/add/f32/grad-transposed/(2,3)x(2,1)=skip~unsupported: in-place gradient (no grad_form)' \
+        'grad/out/add/f64/row1/(2,3)x(1,3)=skip~gradient (no grad_form)'
+    bcr gf_tg_probe --target "$TT/tiny_grad.so" --allow-empty --probe-limits --no-color "$FF"
+    want_last gf_tg_probe '^0 passed, 0 failed, 10 skipped$'
+}
+
 if [ ! -x "$RUN" ] || [ ! -f "$REF" ] || [ ! -d "$TT" ]; then
     echo "FAIL grad: $RUN, $REF or $TT missing (make test-targets first)"
     echo "0 passed, 1 failed"
@@ -145,6 +165,7 @@ t doc_adapters_in_grad_mode
 t case_format_example_runs
 t show_names_gradients
 t libtorch_answers_grad_cases
+t grad_forms_reach_only_claiming_targets
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
