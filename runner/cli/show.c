@@ -52,12 +52,15 @@ static int mathop_expr(br_buf *o, const br_case *c, int torch)
     else if (c->op == BCT_PRELU)
         br_buf_printf(o, torch ? "torch.where(%s < 0, %s * %s.expand_as(%s), %s)"
                                : "np.where(%s < 0, %s * np.broadcast_to(%s, %s.shape), %s)", x, x, y, x, x);
-    else if (c->op == BCT_GEMM_BIAS && torch)   /* Gemm takes 2-D A and B (B45): torch.mm refuses others */
-        br_buf_printf(o, "torch.mm(%s,%s) + %s.expand(%s.shape[0], %s.shape[1])", x, y, z, x, y);
-    else if (c->op == BCT_GEMM_BIAS)            /* NumPy's matmul takes more, so the rule's check is spelled out */
-        br_buf_printf(o, "(np.matmul(%s,%s) if %s.ndim == %s.ndim == 2 else (_ for _ in ()).throw("
-                         "ValueError('Gemm takes 2-D A and B (B45)'))) + np.broadcast_to(%s, (%s.shape[0], %s.shape[1]))",
-                      x, y, x, y, z, x, y);
+    else if (c->op == BCT_GEMM_BIAS && torch)   /* Gemm takes 2-D A and B (B45): torch.mm refuses others; */
+        br_buf_printf(o, "(torch.mm(%s,%s) if %s.dtype == %s.dtype == %s.dtype else (_ for _ in ()).throw("   /* one T */
+                         "TypeError('Gemm takes one dtype T (B45)'))) + %s.expand(%s.shape[0], %s.shape[1])",
+                      x, y, x, y, z, z, x, y);
+    else if (c->op == BCT_GEMM_BIAS)            /* NumPy's matmul takes more, so the rule's checks are spelled out */
+        br_buf_printf(o, "(np.matmul(%s,%s) if %s.ndim == %s.ndim == 2 and %s.dtype == %s.dtype == %s.dtype else "
+                         "(_ for _ in ()).throw(ValueError('Gemm takes 2-D A and B of one dtype T (B45)'))) + "
+                         "np.broadcast_to(%s, (%s.shape[0], %s.shape[1]))",
+                      x, y, x, y, x, y, z, z, x, y);
     else
         return 0;
     return 1;
@@ -111,6 +114,20 @@ static void pytuple(br_buf *o, const int64_t *d, int rank)
     char s[BC_MAX_RANK * 21 + 4];
     br_shape_str(d, rank, s, sizeof s);
     br_buf_puts(o, s);
+}
+
+/* The target shape of broadcast_to/expand for np.broadcast_to: expand's -1
+ * (B6: keep x's dim) resolved in Python from x's shape, as NumPy has no -1;
+ * a -1 over a dim x lacks stays -1, and NumPy raises. */
+static void np_target(br_buf *o, const br_case *c, const char *x)
+{
+    int r = c->target_rank < 0 ? 0 : c->target_rank, minus = 0;
+    for (int i = 0; i < r; i++) minus |= c->target_shape[i] == -1;
+    if (c->op != BCT_EXPAND || !minus) { pytuple(o, c->target_shape, r); return; }
+    br_buf_printf(o, "(lambda t: tuple(%s.shape[i-len(t)+%s.ndim] if d == -1 and i-len(t)+%s.ndim >= 0 else d "
+                     "for i, d in enumerate(t)))(", x, x, x);
+    pytuple(o, c->target_shape, r);
+    br_buf_puts(o, ")");
 }
 
 /* `name=<array>;` for numpy (torch=0) or torch (torch=1). A contiguous arg is
@@ -218,7 +235,7 @@ static void grad_one_liner(br_buf *o, const br_case *c, int torch)
         br_buf_printf(o, "np.%s(%s,%s,out=%s.copy()); ", np_op ? np_op : "add", x, y, c->args[2].name);
     } else if (c->op == BCT_EXPAND || c->op == BCT_BROADCAST_TO) {
         br_buf_printf(o, "np.broadcast_to(%s,", x);
-        pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
+        np_target(o, c, x);
         br_buf_puts(o, "); ");
     } else {
         br_buf_printf(o, "np.%s(", np_op ? np_op : "add");
@@ -296,7 +313,8 @@ static void one_liner(br_buf *o, const br_case *c, int torch, int gen2)
     } else if (c->op == BCT_BROADCAST_TO || c->op == BCT_EXPAND) {
         if (torch) br_buf_printf(o, "%s.%s(", x, c->op == BCT_EXPAND ? "expand" : "broadcast_to");
         else br_buf_printf(o, "np.broadcast_to(%s,", x);
-        pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
+        if (torch) pytuple(o, c->target_shape, c->target_rank < 0 ? 0 : c->target_rank);
+        else np_target(o, c, x);
         br_buf_puts(o, ")");
     } else if (c->op == BCT_AXIS_ADD) {
         /* B10, B11: y's dims line up with x's from axis on (-1: rank(x) - rank(y)),
