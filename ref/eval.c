@@ -463,7 +463,8 @@ static int eval_matmul(const bct_call *call, bc_error *err)
     }
     if (st == BCT_OK) st = alloc_dest(call, result, &res, &d, err);
     if (st != BCT_OK) return st;
-    return bc_matmul_eval(&call->args[0], &call->args[1], result, &res, d.base);
+    return bc_matmul_eval(&call->args[0], &call->args[1], result, &res, d.base,
+                          bc_matmul_value_negzero(call));   /* B46 */
 }
 
 /* B4: any number of operands, folded one at a time (bc_broadcast_fold), so

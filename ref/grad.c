@@ -257,6 +257,20 @@ static void elementwise_grad(const bct_call *call, int nin, const plan *p, const
     }
 }
 
+/* Sets a gradient of the result's own shape to -0 before its one term per
+ * element is added: -0 + t is t for every t, -0 included, so the gradient is
+ * the terms themselves (torch's sum_to_size returns them untouched), where a
+ * +0 start would turn a -0 term into +0. Every real sum starts from +0. */
+static void fill_negative_zero(const gsink *s)
+{
+    int64_t n = 1;
+    for (int i = 0; i < s->rank; i++) n *= s->shape[i];
+    for (int64_t i = 0; i < n; i++) {
+        if (s->dtype == BCT_F32) ((float *)(void *)s->base)[i] = -0.0f;
+        else ((double *)(void *)s->base)[i] = -0.0;
+    }
+}
+
 /* ---- B29: matmul ---- */
 
 /* Adds v (computed in the compute dtype, widened to double) to element p of
@@ -269,23 +283,24 @@ static void add_elem(char *p, int dt, double v)
 
 /* One batch element's core gradients in compute dtype T: x is M x K, y K x N,
  * g M x N (byte strides, any dtypes); gx[i,k] += sum_j g[i,j] y[k,j] and
- * gy[k,j] += sum_i x[i,k] g[i,j], each sum taken in index order. */
+ * gy[k,j] += sum_i x[i,k] g[i,j], each sum taken in index order, from +0, or
+ * from -0 where bit 0 (x) or bit 1 (y) of neg is set (B46). */
 #define CORE_GRAD_FN(NAME, T)                                                                   \
-    static void NAME(int64_t M, int64_t N, int64_t K, const char *g, int gt, int64_t g0,       \
+    static void NAME(int neg, int64_t M, int64_t N, int64_t K, const char *g, int gt, int64_t g0, \
                      int64_t g1, const char *x, int xt, int64_t x0, int64_t x1, const char *y,   \
                      int yt, int64_t y0, int64_t y1, char *gx, int gxt, int64_t gx0, int64_t gx1, \
                      char *gy, int gyt, int64_t gy0, int64_t gy1)                                \
     {                                                                                           \
         for (int64_t i = 0; gx != NULL && i < M; i++)                                           \
             for (int64_t k = 0; k < K; k++) {                                                   \
-                T a = 0;                                                                        \
+                T a = (neg & 1) ? -(T)0 : (T)0;                                                 \
                 for (int64_t j = 0; j < N; j++)                                                 \
                     a += (T)bc_load_f64(g + i * g0 + j * g1, gt) * (T)bc_load_f64(y + k * y0 + j * y1, yt); \
                 add_elem(gx + i * gx0 + k * gx1, gxt, (double)a);                               \
             }                                                                                   \
         for (int64_t k = 0; gy != NULL && k < K; k++)                                           \
             for (int64_t j = 0; j < N; j++) {                                                   \
-                T a = 0;                                                                        \
+                T a = (neg & 2) ? -(T)0 : (T)0;                                                 \
                 for (int64_t i = 0; i < M; i++)                                                 \
                     a += (T)bc_load_f64(x + i * x0 + k * x1, xt) * (T)bc_load_f64(g + i * g0 + j * g1, gt); \
                 add_elem(gy + k * gy0 + j * gy1, gyt, (double)a);                               \
@@ -319,6 +334,7 @@ static void matmul_grad(const bct_call *call, const plan *p, gsink *gs[2])
     int64_t g0 = xr > 1 ? g->strides[nb] : 0, g1 = yr > 1 ? g->strides[g->rank - 1] : 0;
     int xz = bc_dtype_size(x->dtype), yz = bc_dtype_size(y->dtype), gz = bc_dtype_size(g->dtype);
     int64_t sh[5][BC_MAX_RANK + 1], st[5][BC_MAX_RANK + 1], bshape[BC_MAX_RANK + 1];
+    int neg[2];
     bc_operand ops[5];
     bc_iter it;
     char *ptr[5];
@@ -336,6 +352,9 @@ static void matmul_grad(const bct_call *call, const plan *p, gsink *gs[2])
                                    (k ? yb : xb) + 1, sh[3 + k], st[3 + k] };
     }
     if (M == 0 || N == 0 || K == 0) return;   /* every gradient element is an empty sum: 0 */
+    bc_matmul_grad_negzero(call, neg);   /* B46: each such gradient element gets one core sum */
+    for (int k = 0; k < 2; k++)
+        if (neg[k] && gs[k] != NULL) fill_negative_zero(gs[k]);
     bc_iter_init(&it, nb + 1, bshape, 5, ops);
     while (bc_iter_next(&it, ptr)) {
         const gsink *sx = gs[0], *sy = gs[1];
@@ -343,11 +362,11 @@ static void matmul_grad(const bct_call *call, const plan *p, gsink *gs[2])
         int64_t gy0 = sy ? sy->strides[yr > 1 ? yr - 2 : 0] : 0, gy1 = sy && yr > 1 ? sy->strides[yr - 1] : 0;
         int sxz = sx ? bc_dtype_size(sx->dtype) : 0, syz = sy ? bc_dtype_size(sy->dtype) : 0;
         if (T == BCT_F32)
-            core_grad_f32(M, N, K, ptr[0], g->dtype, g0 * gz, g1 * gz, ptr[1], x->dtype, x0 * xz, x1 * xz,
+            core_grad_f32(neg[0] | neg[1] << 1, M, N, K, ptr[0], g->dtype, g0 * gz, g1 * gz, ptr[1], x->dtype, x0 * xz, x1 * xz,
                           ptr[2], y->dtype, y0 * yz, y1 * yz, sx ? ptr[3] : NULL, sx ? sx->dtype : 0,
                           gx0 * sxz, gx1 * sxz, sy ? ptr[4] : NULL, sy ? sy->dtype : 0, gy0 * syz, gy1 * syz);
         else
-            core_grad_f64(M, N, K, ptr[0], g->dtype, g0 * gz, g1 * gz, ptr[1], x->dtype, x0 * xz, x1 * xz,
+            core_grad_f64(neg[0] | neg[1] << 1, M, N, K, ptr[0], g->dtype, g0 * gz, g1 * gz, ptr[1], x->dtype, x0 * xz, x1 * xz,
                           ptr[2], y->dtype, y0 * yz, y1 * yz, sx ? ptr[3] : NULL, sx ? sx->dtype : 0,
                           gx0 * sxz, gx1 * sxz, sy ? ptr[4] : NULL, sy ? sy->dtype : 0, gy0 * syz, gy1 * syz);
     }
@@ -360,20 +379,6 @@ static int same_dims(int rank, const int64_t *a, const int64_t *b)
     for (int i = 0; i < rank; i++)
         if (a[i] != b[i]) return 0;
     return 1;
-}
-
-/* Sets a gradient of the result's own shape to -0 before its one term per
- * element is added: -0 + t is t for every t, -0 included, so the gradient is
- * the terms themselves (torch's sum_to_size returns them untouched), where a
- * +0 start would turn a -0 term into +0. Every real sum starts from +0. */
-static void fill_negative_zero(const gsink *s)
-{
-    int64_t n = 1;
-    for (int i = 0; i < s->rank; i++) n *= s->shape[i];
-    for (int64_t i = 0; i < n; i++) {
-        if (s->dtype == BCT_F32) ((float *)(void *)s->base)[i] = -0.0f;
-        else ((double *)(void *)s->base)[i] = -0.0;
-    }
 }
 
 int bc_eval_grad(const bct_call *call, bc_error *err)

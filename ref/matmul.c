@@ -9,9 +9,9 @@ static void load_as(void *tmp, int dt, const char *p, int st)
 }
 
 /* One core product out[M,N] = a[M,K] @ b[K,N] with byte strides, in dtype dt.
- * Floats accumulate in dt in k order; ints wrap (through uint64); bool is an
- * OR of ANDs as in NumPy. */
-static void core(char *out, int dt, int64_t M, int64_t N, int64_t K,
+ * Floats accumulate in dt in k order, from +0 or (neg_zero, B46) from -0;
+ * ints wrap (through uint64); bool is an OR of ANDs as in NumPy. */
+static void core(char *out, int dt, int neg_zero, int64_t M, int64_t N, int64_t K,
                  const char *a, int at, int64_t as0, int64_t as1,
                  const char *b, int bt, int64_t bs0, int64_t bs1)
 {
@@ -20,7 +20,7 @@ static void core(char *out, int dt, int64_t M, int64_t N, int64_t K,
         for (int64_t j = 0; j < N; j++) {
             char *o = out + (i * N + j) * osz;
             if (dt == BCT_F32) {
-                float acc = 0, x, y;
+                float acc = neg_zero ? -0.0f : 0.0f, x, y;
                 for (int64_t k = 0; k < K; k++) {
                     load_as(&x, dt, a + i * as0 + k * as1, at);
                     load_as(&y, dt, b + k * bs0 + j * bs1, bt);
@@ -28,7 +28,7 @@ static void core(char *out, int dt, int64_t M, int64_t N, int64_t K,
                 }
                 memcpy(o, &acc, sizeof acc);
             } else if (dt == BCT_F64) {
-                double acc = 0, x, y;
+                double acc = neg_zero ? -0.0 : 0.0, x, y;
                 for (int64_t k = 0; k < K; k++) {
                     load_as(&x, dt, a + i * as0 + k * as1, at);
                     load_as(&y, dt, b + k * bs0 + j * bs1, bt);
@@ -53,8 +53,10 @@ static void core(char *out, int dt, int64_t M, int64_t N, int64_t K,
 /* Evaluates x @ y (shapes already checked by bc_matmul_shape) into the
  * contiguous buffer out of dtype dt and shape out_shape. The batch dims are
  * walked by the iterator with one extra trailing dim of extent 1, so each
- * "row" is one batch element; stretched batch dims have stride 0 (B14, B17). */
-int bc_matmul_eval(const bct_array *x, const bct_array *y, int dt, const bc_shape *out_shape, char *out)
+ * "row" is one batch element; stretched batch dims have stride 0 (B14, B17).
+ * neg_zero: float sums start from -0 (B46, bc_matmul_value_negzero). */
+int bc_matmul_eval(const bct_array *x, const bct_array *y, int dt, const bc_shape *out_shape, char *out,
+                   int neg_zero)
 {
     int64_t M = x->rank > 1 ? x->shape[x->rank - 2] : 1, K = x->shape[x->rank - 1];
     int64_t N = y->rank > 1 ? y->shape[y->rank - 1] : 1;
@@ -79,7 +81,7 @@ int bc_matmul_eval(const bct_array *x, const bct_array *y, int dt, const bc_shap
     ops[1] = (bc_operand){ bc_base(y), yz, yb + 1, ysh, yst };
     bc_iter_init(&it, nb + 1, bshape, 2, ops);
     while (bc_iter_next(&it, ptr)) {
-        core(out + batch * M * N * bc_dtype_size(dt), dt, M, N, K,
+        core(out + batch * M * N * bc_dtype_size(dt), dt, neg_zero, M, N, K,
              ptr[0], x->dtype, xs0 * xz, xs1 * xz, ptr[1], y->dtype, ys0 * yz, ys1 * yz);
         batch++;
     }

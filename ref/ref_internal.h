@@ -141,6 +141,10 @@ int bc_grad_form_call(const bct_call *call, bct_call *value, bct_array *args, bc
 
 /* ---- matmul (matmul.c) ---- */
 int bc_matmul_eval(const bct_array *x, const bct_array *y, int dtype,
-                   const bc_shape *out_shape, char *out);
+                   const bc_shape *out_shape, char *out, int neg_zero);
+
+/* ---- B46: torch's matmul sums that start from -0 (matmul_zero.c) ---- */
+int bc_matmul_value_negzero(const bct_call *call);
+void bc_matmul_grad_negzero(const bct_call *call, int neg[2]);
 
 #endif

@@ -309,6 +309,38 @@ static void test_matmul(void)
     }
 }
 
+/* B46: x = y = -1 and g = +0, so every term is -0: x's and y's gradients are
+ * -0 ('-') where torch returns a term as it is or sums from -0, else +0
+ * ('+'). Measured with torch 1.13 and 2.15 (every rank pair 1-4, sizes 1-3). */
+static void test_matmul_negative_zero_terms(void)
+{
+    static const struct { int p, xr, yr; int64_t xs[3], ys[3]; int gr; int64_t gs[3]; const char *want; } t[] = {
+        { BCT_PROFILE_TORCH, 1, 1, { 2 }, { 2 }, 0, { 0 }, "--" },                /* dot: g * y, g * x */
+        { BCT_PROFILE_TORCH2, 2, 1, { 2, 2 }, { 2 }, 1, { 2 }, "-+" },            /* mv: an outer product; mv */
+        { BCT_PROFILE_NUMPY, 2, 1, { 2, 2 }, { 2 }, 1, { 2 }, "++" },             /* NumPy sums from +0 */
+        { BCT_PROFILE_TORCH, 2, 2, { 2, 2 }, { 2, 1 }, 2, { 2, 1 }, "++" },          /* 1.13's mm sums from +0 */
+        { BCT_PROFILE_TORCH2, 2, 2, { 2, 2 }, { 2, 1 }, 2, { 2, 1 }, "-+" },         /* g (2,1) @ y^T (1,2) */
+        { BCT_PROFILE_TORCH2, 1, 2, { 2 }, { 2, 2 }, 1, { 2 }, "+-" },            /* x^T (2,1) @ g (1,2) */
+        { BCT_PROFILE_TORCH, 1, 2, { 2 }, { 2, 2 }, 1, { 2 }, "++" },
+        { BCT_PROFILE_TORCH, 1, 3, { 1 }, { 2, 1, 2 }, 2, { 2, 2 }, "+-" },          /* mv of y's transpose */
+        { BCT_PROFILE_TORCH2, 2, 3, { 1, 2 }, { 2, 2, 1 }, 3, { 2, 1, 1 }, "+-" },      /* y^T folded (2,2) @ ... */
+        { BCT_PROFILE_TORCH2, 3, 3, { 3, 2, 2 }, { 1, 2, 1 }, 3, { 3, 2, 1 }, "-+" },   /* y's batch of 1: 2-D */
+        { BCT_PROFILE_TORCH, 3, 3, { 3, 2, 2 }, { 1, 2, 1 }, 3, { 3, 2, 1 }, "++" },
+        { BCT_PROFILE_TORCH2, 3, 3, { 2, 2, 2 }, { 2, 2, 1 }, 3, { 2, 2, 1 }, "++" },   /* bmm */
+    };
+    float m1[16], g0[16] = { 0 };
+    for (int i = 0; i < 16; i++) m1[i] = -1;
+    for (size_t c = 0; c < sizeof t / sizeof t[0]; c++) {
+        operand o[3] = { mk(BCT_F32, t[c].xr, t[c].xs, m1), mk(BCT_F32, t[c].yr, t[c].ys, m1), mk(BCT_F32, t[c].gr, t[c].gs, g0) };
+        gout r = grad(BCT_MATMUL, t[c].p, o, 3);
+        CHECK_EQ_I64(r.status, BCT_OK);
+        for (int k = 0; k < 2 && r.status == BCT_OK; k++) {
+            int neg = t[c].want[k] == '-';
+            CHECK_EQ_I64(at(&r, k, 0) == 0 && signbit(at(&r, k, 0)) != 0, neg);
+        }
+    }
+}
+
 /* B30: expand and broadcast_to: the gradient is sum_to_size. */
 static void test_expand(void)
 {
@@ -427,6 +459,7 @@ int main(void)
     RUN(test_max_min_ties);
     RUN(test_where);
     RUN(test_matmul);
+    RUN(test_matmul_negative_zero_terms);
     RUN(test_expand);
     RUN(test_integer_inputs);
     RUN(test_errors);

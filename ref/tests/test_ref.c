@@ -1016,6 +1016,47 @@ static void test_matmul_values(void)
     CHECK_EQ_I64(r.status, BCT_ERR_MATMUL_CORE);
 }
 
+/* 1 when every element of r's n-element float result is -0. */
+static int all_negative_zero(const result *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        double v = r->dtype == BCT_F32 ? ((const float *)(const void *)r->data)[i]
+                                       : ((const double *)(const void *)r->data)[i];
+        if (v != 0 || !signbit(v)) return 0;
+    }
+    return n > 0;
+}
+
+/* B46: torch 2.15's mm with a core dim of 1 (rows and columns at least 2)
+ * returns the products themselves, so 0 * -1 is -0; torch 1.13, NumPy, bmm
+ * and mm with one row sum from +0. A 3+-D x goes through mm only when it
+ * folds without a copy (measured: (2,2,1) with strides (1,2,1) runs bmm). */
+static void test_torch2_mm_core_dim_one_keeps_negative_zero(void)
+{
+    double z[8] = { 0 }, m[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    operand nc = mk(BCT_F64, "(2,2,1)", z);
+    result r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, mk(BCT_F64, "(2,1)", z), mk(BCT_F64, "(1,2)", m));
+    CHECK_EQ_I64(r.status, BCT_OK);
+    CHECK(all_negative_zero(&r, 4));
+    for (int p = 0; p < 3; p++) {   /* numpy, torch, numpy2: +0 */
+        r = run2(BCT_MATMUL, p, mk(BCT_F64, "(2,1)", z), mk(BCT_F64, "(1,2)", m));
+        CHECK(r.status == BCT_OK && ((const double *)(const void *)r.data)[0] == 0 && !signbit(((const double *)(const void *)r.data)[0]));
+    }
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, mk(BCT_F64, "(1,1,3,1)", z), mk(BCT_F64, "(1,2)", m));
+    CHECK(r.status == BCT_OK && all_negative_zero(&r, 6));        /* folded to (3,1) @ (1,2) */
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, mk(BCT_F64, "(1,1)", z), mk(BCT_F64, "(1,2)", m));
+    CHECK(r.status == BCT_OK && !signbit(((const double *)(const void *)r.data)[0]));   /* one row */
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, mk(BCT_F64, "(2,2,1)", z), mk(BCT_F64, "(2,1,2)", m));
+    CHECK(r.status == BCT_OK && !signbit(((const double *)(const void *)r.data)[0]));   /* bmm */
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, nc, mk(BCT_F64, "(1,2)", m));
+    CHECK(r.status == BCT_OK && all_negative_zero(&r, 8));
+    nc.strides[0] = 1; nc.strides[1] = 2;   /* batch dims not nested: no fold, bmm */
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, nc, mk(BCT_F64, "(1,2)", m));
+    CHECK(r.status == BCT_OK && !signbit(((const double *)(const void *)r.data)[0]));
+    r = run2(BCT_MATMUL, BCT_PROFILE_TORCH2, mk(BCT_F64, "(2,2)", z), mk(BCT_F64, "(2,2)", m));
+    CHECK(r.status == BCT_OK && !signbit(((const double *)(const void *)r.data)[0]));   /* two terms */
+}
+
 /* B10 through the kernel: y's dims at axis, stride 0 elsewhere. */
 static void test_axis_add_values(void)
 {
@@ -1495,6 +1536,7 @@ int main(void)
     RUN(test_seed_examples_inplace);
     RUN(test_seed_examples_paddle_axis);
     RUN(test_seed_examples_matmul);
+    RUN(test_torch2_mm_core_dim_one_keeps_negative_zero);
     RUN(test_zero_size_stretches_to_zero);
     RUN(test_mismatch_names_operands_and_dim);
     RUN(test_nary_broadcast);
