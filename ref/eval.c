@@ -126,6 +126,24 @@ static int any_element(const bct_array *a, int as, int want_negative)
     return 0;
 }
 
+/* B26, NumPy 2: pow with a float exponent that is a single element (0-d,
+ * size 1, or stride 0 wherever the result has extent > 1) equal to 0.5 runs
+ * sqrt (measured with NumPy 2.4.6: y of shape (), (1,), (1,1) or a stride-0
+ * view; y (3,1) or (1,4) against (3,4) runs pow). y is right-aligned to d
+ * as the iterator aligns it (B1). */
+static int numpy2_pow_half(int op, int profile, int compute, const dest *d, const bct_array *y)
+{
+    double v = 0;
+    char tmp[8];
+    if (op != BCT_POW || profile != BCT_PROFILE_NUMPY2 || bc_pow_half_loop(compute) == NULL) return 0;
+    for (int i = 0; i < d->rank; i++) if (d->shape[i] == 0) return 0;
+    for (int i = 0; i < y->rank; i++)
+        if (y->shape[i] > 1 && y->strides[i] != 0) return 0;   /* its extent-1 dims are stretched */
+    bc_cast(tmp, BCT_F64, 0, bc_base(y), y->dtype, 0, 1);
+    memcpy(&v, tmp, sizeof v);
+    return v == 0.5;
+}
+
 /* The element-wise pass: an odometer over the output's outer dims and one
  * typed loop call per row (per CHUNK when an operand must be cast first).
  * in[] are views already aligned/strided for the output shape. wide: the
@@ -137,7 +155,9 @@ static void run_elementwise(int op, int profile, int compute, int loop_out, cons
     bc_operand ops[BC_ITER_MAXOP];
     bc_iter it;
     char *row[BC_ITER_MAXOP];
-    bc_loop2 loop = op == BCT_WHERE ? NULL : bc_binary_loop(op, compute, profile);
+    bc_loop2 loop = op == BCT_WHERE ? NULL
+                  : numpy2_pow_half(op, profile, compute, d, &in[1]) ? bc_pow_half_loop(compute)
+                  : bc_binary_loop(op, compute, profile);
     int csz = bc_dtype_size(compute), osz = bc_dtype_size(loop_out), dsz = bc_dtype_size(d->dtype);
     /* Cast buffers: 8-byte aligned, CHUNK elements each. */
     static _Thread_local uint64_t buf[BC_ITER_MAXOP][CHUNK], obuf[CHUNK];

@@ -165,7 +165,7 @@ FLOAT_FUNCS(double, f64, fmod, floor, copysign, pow)
     LOOP2(lor_loop_##S, T, bc_bool, (bc_bool)(x != 0 || y != 0))                        \
     LOOP2(lxor_loop_##S, T, bc_bool, (bc_bool)((x != 0) != (y != 0)))
 
-#define FLOAT_LOOPS(T, S)                                                               \
+#define FLOAT_LOOPS(T, S, SQRT)                                                         \
     LOOP2(add_loop_##S, T, T, x + y)                                                    \
     LOOP2(sub_loop_##S, T, T, x - y)                                                    \
     LOOP2(mul_loop_##S, T, T, x * y)                                                    \
@@ -175,6 +175,7 @@ FLOAT_FUNCS(double, f64, fmod, floor, copysign, pow)
     LOOP2(remth_loop_##S, T, T, remth_##S(x, y))                                        \
     LOOP2(pow_loop_##S, T, T, pow_##S(x, y))                                            \
     LOOP2(pownp2_loop_##S, T, T, pownp2_##S(x, y))                                      \
+    LOOP2(sqrt_loop_##S, T, T, ((void)y, SQRT(x)))                                      \
     LOOP2(maxnp_loop_##S, T, T, maxnp_##S(x, y))                                        \
     LOOP2(minnp_loop_##S, T, T, minnp_##S(x, y))                                        \
     LOOP2(maxth_loop_##S, T, T, maxth_##S(x, y))                                        \
@@ -193,8 +194,8 @@ CMP_LOOPS(int32_t, i32)
 CMP_LOOPS(int64_t, i64)
 CMP_LOOPS(float, f32)
 CMP_LOOPS(double, f64)
-FLOAT_LOOPS(float, f32)
-FLOAT_LOOPS(double, f64)
+FLOAT_LOOPS(float, f32, sqrtf)
+FLOAT_LOOPS(double, f64, sqrt)
 /* bool: add is or, mul is and (both libraries); max/min likewise. */
 LOOP2(or_loop_b, bc_bool, bc_bool, (bc_bool)(x | y))
 LOOP2(and_loop_b, bc_bool, bc_bool, (bc_bool)(x & y))
@@ -241,6 +242,13 @@ LOOP2(xor_loop_b, bc_bool, bc_bool, (bc_bool)(x ^ y))
     case BCT_MINIMUM: return np ? minnp_loop_##S : minth_loop_##S;                      \
     CMP_CASES(S)                                                                        \
     default: return NULL;
+
+/* B26, NumPy 2: pow's loop for an exponent that is one element, 0.5, in
+ * every position: sqrt (x ** 0.5 of -inf is NaN, of -0 is -0). */
+bc_loop2 bc_pow_half_loop(int dtype)
+{
+    return dtype == BCT_F32 ? sqrt_loop_f32 : dtype == BCT_F64 ? sqrt_loop_f64 : NULL;
+}
 
 /* Selected once per call (never per element). NULL: no loop for that pair,
  * which bc_op_dtypes has already refused. */

@@ -103,6 +103,7 @@ typedef void (*bc_loop2)(char *o, const char *a, const char *b, int64_t n,
 
 /* The typed loop for op over compute dtype under profile, or NULL. */
 bc_loop2 bc_binary_loop(int op, int dtype, int profile);
+bc_loop2 bc_pow_half_loop(int dtype);
 /* Converts n elements from src (dtype st, byte stride ss) to dst (dt, ds). */
 void bc_cast(char *dst, int dt, int64_t ds, const char *src, int st, int64_t ss, int64_t n);
 /* where: out[i] = cond[i] ? x[i] : y[i] for elements of `size` bytes; cond is bool. */

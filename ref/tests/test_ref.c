@@ -1057,6 +1057,28 @@ static void test_torch2_mm_core_dim_one_keeps_negative_zero(void)
     CHECK(r.status == BCT_OK && !signbit(((const double *)(const void *)r.data)[0]));   /* two terms */
 }
 
+/* B26, NumPy 2: an exponent that is one element equal to 0.5 runs sqrt, so
+ * -inf ** 0.5 is NaN and -0 ** 0.5 is -0; NumPy 1.24, torch, and NumPy 2
+ * with an exponent array of 0.5s run pow (+inf, +0). Found by explore
+ * against numpy2-bridge (reports/numpy2-bridge/explore.json). */
+static void test_numpy2_pow_half_is_sqrt(void)
+{
+    double x[2] = { -INFINITY, -0.0 }, half[2] = { 0.5, 0.5 };
+    float xf[2] = { -INFINITY, -0.0f }, hf[1] = { 0.5f };
+    result r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(2,)", x), mk(BCT_F64, "()", half));
+    const double *v = (const double *)(const void *)r.data;
+    CHECK(r.status == BCT_OK && isnan(v[0]) && v[1] == 0 && signbit(v[1]));
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F32, "(2,)", xf), mk(BCT_F32, "(1,)", hf));
+    CHECK(r.status == BCT_OK && isnan(((const float *)(const void *)r.data)[0]));
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(2,)", x), mk(BCT_F64, "(2,)", half));
+    CHECK(r.status == BCT_OK && v[0] == INFINITY && !signbit(v[1]));   /* an array of 0.5s: pow */
+    for (int p = 0; p < 4; p++) {
+        if (p == BCT_PROFILE_NUMPY2) continue;
+        r = run2(BCT_POW, p, mk(BCT_F64, "(2,)", x), mk(BCT_F64, "()", half));
+        CHECK(r.status == BCT_OK && v[0] == INFINITY && !signbit(v[1]));
+    }
+}
+
 /* B10 through the kernel: y's dims at axis, stride 0 elsewhere. */
 static void test_axis_add_values(void)
 {
@@ -1537,6 +1559,7 @@ int main(void)
     RUN(test_seed_examples_paddle_axis);
     RUN(test_seed_examples_matmul);
     RUN(test_torch2_mm_core_dim_one_keeps_negative_zero);
+    RUN(test_numpy2_pow_half_is_sqrt);
     RUN(test_zero_size_stretches_to_zero);
     RUN(test_mismatch_names_operands_and_dim);
     RUN(test_nary_broadcast);
