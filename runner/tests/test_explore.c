@@ -151,7 +151,8 @@ static void test_generator_is_reproducible_case_by_case(void)
 }
 
 /* A target with grad_ops gets gradient cases (the incoming gradient last, at
- * the forward result's shape, and expectations ref computes per gradient),
+ * the forward result's shape, and expectations ref computes per gradient;
+ * matmul among them, div and pow never),
  * and the first BR_GEN_LARGE_WINDOW cases hold about 1 large case in 128,
  * between 2^13 and 2^21 + 2^18 elements; cases past the window are never large. */
 static void test_generator_makes_gradient_and_large_cases(void)
@@ -160,7 +161,7 @@ static void test_generator_makes_gradient_and_large_cases(void)
     g.grad_ops = BC_GRAD_OPS;
     br_spec s;
     br_spec_init(&s);
-    int grads = 0, large = 0, late_large = 0, bad_grad = 0, too_big = 0;
+    int grads = 0, large = 0, late_large = 0, bad_grad = 0, too_big = 0, matmul_grads = 0;
     for (uint64_t i = 0; i < 6000; i++) {
         uint64_t idx = i < 4000 ? i : BR_GEN_LARGE_WINDOW + i;
         CHECK(br_gen_case(&g, 3, idx, &s) == 0);
@@ -171,11 +172,13 @@ static void test_generator_makes_gradient_and_large_cases(void)
         too_big += most > BR_GEN_LARGE_ELEMS + (BR_GEN_LARGE_ELEMS >> 3);
         if (s.mode != BCT_MODE_GRAD) continue;
         grads++;
-        bad_grad += !(BC_GRAD_OPS >> s.op & 1) || s.op == BCT_DIV || s.op == BCT_POW || s.op == BCT_MATMUL
+        matmul_grads += s.op == BCT_MATMUL;
+        bad_grad += !(BC_GRAD_OPS >> s.op & 1) || s.op == BCT_DIV || s.op == BCT_POW
                     || strcmp(s.args[s.nargs - 1].name, "grad") != 0
                     || (s.args[s.nargs - 1].dtype != BCT_F32 && s.args[s.nargs - 1].dtype != BCT_F64);
     }
     CHECK(grads > 300);
+    CHECK(matmul_grads > 0);   /* matmul's gradient is explored (B46 models torch's -0) */
     CHECK_EQ_I64(bad_grad, 0);
     CHECK(large >= 10 && large <= 70);   /* about 4000 / 128 */
     CHECK_EQ_I64(late_large, 0);
