@@ -309,6 +309,25 @@ static int is_noncontiguous(const br_arg *a)
     return a->offset != 0;
 }
 
+/* An in-place case whose oracle may write self before it raises (B22's
+ * exceptions), tagged `self-modified` as gen/builder.py tags such suite cases,
+ * so the judge does not flag a target that does the same: torch's integer
+ * floor_divide_/remainder_ by zero, and NumPy 2's integer power with a
+ * negative exponent (measured with NumPy 2.4.6: `a **= -2` on an i8 (4,)
+ * array raises after writing [115, 0, 0, 0]; NumPy 1.24 leaves it as it was). */
+static int may_write_before_raising(const br_case *c)
+{
+    if (c->mode != BCT_MODE_INPLACE) return 0;
+    for (int k = 0; k < c->nexpect; k++) {
+        const br_expect *e = &c->expect[k];
+        if (e->status == BCT_ERR_DIVISION_BY_ZERO && (c->op == BCT_FLOOR_DIVIDE || c->op == BCT_REMAINDER) &&
+            (e->profile == BCT_PROFILE_TORCH || e->profile == BCT_PROFILE_TORCH2))
+            return 1;
+        if (e->status == BCT_ERR_OTHER && c->op == BCT_POW && e->profile == BCT_PROFILE_NUMPY2) return 1;
+    }
+    return 0;
+}
+
 static void auto_tags(const br_case *c, wordset *t)
 {
     int r0 = -1, mism = 0, err = 0, zero = 0, scalar = 0, nonc = 0;
@@ -333,6 +352,7 @@ static void auto_tags(const br_case *c, wordset *t)
     if (has_stretch(c)) word_add(t, "stretch");
     if (nonc) word_add(t, "noncontiguous");
     if (c->mode == BCT_MODE_INPLACE) word_add(t, "in-place");
+    if (may_write_before_raising(c)) word_add(t, "self-modified");
     if (c->mode == BCT_MODE_GRAD) word_add(t, "grad");
 }
 
