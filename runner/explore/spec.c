@@ -352,7 +352,6 @@ static void auto_tags(const br_case *c, wordset *t)
     if (has_stretch(c)) word_add(t, "stretch");
     if (nonc) word_add(t, "noncontiguous");
     if (c->mode == BCT_MODE_INPLACE) word_add(t, "in-place");
-    if (may_write_before_raising(c)) word_add(t, "self-modified");
     if (c->mode == BCT_MODE_GRAD) word_add(t, "grad");
 }
 
@@ -469,6 +468,7 @@ static int build_words(br_live *lv, const br_spec_meta *m, br_case *c, int fl)
     char buf[600];
     t.n = r.n = 0;
     words_add_list(&t, m->tags);
+    if (may_write_before_raising(c)) word_add(&t, "self-modified");   /* judged by it: always, not only with auto_tags */
     if (fl & EX_DIVERGENT) word_add(&t, "divergent");
     if (fl & EX_GENERATION_CHANGED) word_add(&t, "generation-changed");
     words_add_list(&r, m->rules);

@@ -249,7 +249,7 @@ static void test_inplace_cases_that_may_write_before_raising_are_tagged(void)
         char id[40];
         size_t ci;
         snprintf(id, sizeof id, "gen/%05llu", (unsigned long long)i);
-        br_spec_meta m = { id, "explore", "explored", "", "ref", "t", 15u, 1 };
+        br_spec_meta m = { id, "explore", "explored", "", "ref", "t", 15u, (int)(i & 1) };   /* as judged, and as emitted */
         if (br_gen_case(&g, 1, i, &s) != 0 || br_spec_to_live(&lv, &s, &m, &ci) != 0) continue;
         const br_case *c = &cs.cases[ci];
         int want = 0;
