@@ -164,7 +164,7 @@ static void prepare(const spec *s, prepared *p)
         memset(p->out.data, 0, p->out.bytes);
     }
     p->call = (bct_call){ s->op, s->mode, BCT_PROFILE_NUMPY, s->nargs, p->args, 0, 0, NULL,
-                          give_output, &p->out, p->message, sizeof p->message, NULL, 0 };
+                          give_output, &p->out, p->message, sizeof p->message, NULL, 0, BCT_GRAD_VALUE };
 }
 
 static void release(prepared *p, int nargs)

@@ -484,7 +484,7 @@ static int eval_matmul(const bct_call *call, bc_error *err)
     if (st == BCT_OK) st = alloc_dest(call, result, &res, &d, err);
     if (st != BCT_OK) return st;
     return bc_matmul_eval(&call->args[0], &call->args[1], result, &res, d.base,
-                          bc_matmul_value_negzero(call));   /* B46 */
+                          bc_matmul_value_negzero(call));   /* B47 */
 }
 
 /* B4: any number of operands, folded one at a time (bc_broadcast_fold), so
@@ -531,10 +531,10 @@ static int check_call(const bct_call *call, bc_error *err)
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "unknown profile %d", call->profile);
     if (mode == BCT_MODE_GRAD && !(BC_GRAD_OPS & (UINT64_C(1) << op)))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: no gradient (grad mode)", bc_op_name(op));
-    if (mode == BCT_MODE_GRAD && call->grad_form != BCT_GRAD_VALUE &&   /* B46 */
+    if (mode == BCT_MODE_GRAD && call->grad_form != BCT_GRAD_VALUE &&   /* B47 */
         !((call->grad_form == BCT_GRAD_INPLACE ? BC_GRAD_INPLACE_OPS : call->grad_form == BCT_GRAD_OUT
            ? BC_GRAD_OUT_OPS : 0) & (UINT64_C(1) << op)))
-        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: no gradient of call form %d (B46)", bc_op_name(op),
+        return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: no gradient of call form %d (B47)", bc_op_name(op),
                        call->grad_form);
     if ((mode == BCT_MODE_INPLACE || mode == BCT_MODE_OUT) && !is_binary(op))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s: mode %s is not supported (value only)",
@@ -542,7 +542,7 @@ static int check_call(const bct_call *call, bc_error *err)
     want = op == BCT_WHERE || (op >= BCT_CLIP && op <= BCT_ADDCDIV) || op == BCT_GEMM_BIAS ? 3 : (op == BCT_BROADCAST_TO || op == BCT_EXPAND) ? 1
          : op == BCT_BROADCAST_SHAPES ? call->nargs : 2;
     if (mode == BCT_MODE_OUT || mode == BCT_MODE_GRAD) want++;   /* out=, or the incoming gradient */
-    if (mode == BCT_MODE_GRAD && call->grad_form == BCT_GRAD_OUT) want++;   /* B46: x, y, out, grad */
+    if (mode == BCT_MODE_GRAD && call->grad_form == BCT_GRAD_OUT) want++;   /* B47: x, y, out, grad */
     if (call->nargs != want || call->nargs < 0 || (call->nargs > 0 && call->args == NULL))
         return bc_fail(err, BCT_ERR_OTHER, -1, -1, -1, "%s takes %d arguments in this mode, got %d",
                        bc_op_name(op), want, call->nargs);

@@ -284,7 +284,7 @@ static void add_elem(char *p, int dt, double v)
 /* One batch element's core gradients in compute dtype T: x is M x K, y K x N,
  * g M x N (byte strides, any dtypes); gx[i,k] += sum_j g[i,j] y[k,j] and
  * gy[k,j] += sum_i x[i,k] g[i,j], each sum taken in index order, from +0, or
- * from -0 where bit 0 (x) or bit 1 (y) of neg is set (B46). */
+ * from -0 where bit 0 (x) or bit 1 (y) of neg is set (B47). */
 #define CORE_GRAD_FN(NAME, T)                                                                   \
     static void NAME(int neg, int64_t M, int64_t N, int64_t K, const char *g, int gt, int64_t g0, \
                      int64_t g1, const char *x, int xt, int64_t x0, int64_t x1, const char *y,   \
@@ -352,7 +352,7 @@ static void matmul_grad(const bct_call *call, const plan *p, gsink *gs[2])
                                    (k ? yb : xb) + 1, sh[3 + k], st[3 + k] };
     }
     if (M == 0 || N == 0 || K == 0) return;   /* every gradient element is an empty sum: 0 */
-    bc_matmul_grad_negzero(call, neg);   /* B46: each such gradient element gets one core sum */
+    bc_matmul_grad_negzero(call, neg);   /* B47: each such gradient element gets one core sum */
     for (int k = 0; k < 2; k++)
         if (neg[k] && gs[k] != NULL) fill_negative_zero(gs[k]);
     bc_iter_init(&it, nb + 1, bshape, 5, ops);

@@ -9,7 +9,7 @@ static void load_as(void *tmp, int dt, const char *p, int st)
 }
 
 /* One core product out[M,N] = a[M,K] @ b[K,N] with byte strides, in dtype dt.
- * Floats accumulate in dt in k order, from +0 or (neg_zero, B46) from -0;
+ * Floats accumulate in dt in k order, from +0 or (neg_zero, B47) from -0;
  * ints wrap (through uint64); bool is an OR of ANDs as in NumPy. */
 static void core(char *out, int dt, int neg_zero, int64_t M, int64_t N, int64_t K,
                  const char *a, int at, int64_t as0, int64_t as1,
@@ -54,7 +54,7 @@ static void core(char *out, int dt, int neg_zero, int64_t M, int64_t N, int64_t 
  * contiguous buffer out of dtype dt and shape out_shape. The batch dims are
  * walked by the iterator with one extra trailing dim of extent 1, so each
  * "row" is one batch element; stretched batch dims have stride 0 (B14, B17).
- * neg_zero: float sums start from -0 (B46, bc_matmul_value_negzero). */
+ * neg_zero: float sums start from -0 (B47, bc_matmul_value_negzero). */
 int bc_matmul_eval(const bct_array *x, const bct_array *y, int dt, const bc_shape *out_shape, char *out,
                    int neg_zero)
 {

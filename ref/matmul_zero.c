@@ -1,4 +1,4 @@
-/* matmul_zero.c - B46: which of torch's matmul sums start from -0 (the sign of a zero result).
+/* matmul_zero.c - B47: which of torch's matmul sums start from -0 (the sign of a zero result).
  *
  * A float sum that starts from +0 turns an all -0 set of terms into +0; one
  * that starts from -0 (or returns a single term as it is) keeps -0. torch
@@ -41,7 +41,7 @@ static int foldable(const bct_array *x)
     return 1;
 }
 
-/* B46, value and out= modes: 1 when ref must sum x @ y's core products from
+/* B47, value and out= modes: 1 when ref must sum x @ y's core products from
  * -0. Only torch2's mm with a core dim of 1 does: x 2-D against a 2-D y, or a
  * 3+-D x that folds (its batch and rows as one dim) against a 2-D y. Every
  * other rank pair runs bmm, mv or dot (a 2-D x against a 3+-D y is not folded
@@ -54,7 +54,7 @@ int bc_matmul_value_negzero(const bct_call *call)
     return mm_keeps_terms(call->profile, product(x->shape, x->rank - 1), x->shape[x->rank - 1], y->shape[1]);
 }
 
-/* B46, grad mode: neg[k] = 1 when operand k's gradient is its core terms
+/* B47, grad mode: neg[k] = 1 when operand k's gradient is its core terms
  * summed from -0. With autograd torch folds every 3+-D operand against a 1-
  * or 2-D one (x 3+-D: x.view(-1, K); y 3+-D: y's transpose, and x 2-D goes
  * through mm with it); torch 2.15 also takes a 3-D operand whose batch is 1

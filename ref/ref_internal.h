@@ -133,7 +133,7 @@ static inline char *bc_base(const bct_array *a)
  * inputs, then the incoming gradient). */
 int bc_eval_grad(const bct_call *call, bc_error *err);
 
-/* ---- B46: the in-place and out= call forms (grad_form.c) ---- */
+/* ---- B47: the in-place and out= call forms (grad_form.c) ---- */
 /* A grad call of form BCT_GRAD_INPLACE or BCT_GRAD_OUT: its forward call's
  * error (torch: out='s autograd refusal first), or BCT_OK with *value set to
  * the value-form call (args x, y, grad in args[3]) whose backward pass is the
@@ -144,7 +144,7 @@ int bc_grad_form_call(const bct_call *call, bct_call *value, bct_array *args, bc
 int bc_matmul_eval(const bct_array *x, const bct_array *y, int dtype,
                    const bc_shape *out_shape, char *out, int neg_zero);
 
-/* ---- B46: torch's matmul sums that start from -0 (matmul_zero.c) ---- */
+/* ---- B47: torch's matmul sums that start from -0 (matmul_zero.c) ---- */
 int bc_matmul_value_negzero(const bct_call *call);
 void bc_matmul_grad_negzero(const bct_call *call, int neg[2]);
 

@@ -309,7 +309,7 @@ static void test_matmul(void)
     }
 }
 
-/* B46: x = y = -1 and g = +0, so every term is -0: x's and y's gradients are
+/* B47: x = y = -1 and g = +0, so every term is -0: x's and y's gradients are
  * -0 ('-') where torch returns a term as it is or sums from -0, else +0
  * ('+'). Measured with torch 1.13 and 2.15 (every rank pair 1-4, sizes 1-3). */
 static void test_matmul_negative_zero_terms(void)

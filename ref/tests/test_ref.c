@@ -1027,7 +1027,7 @@ static int all_negative_zero(const result *r, int n)
     return n > 0;
 }
 
-/* B46: torch 2.15's mm with a core dim of 1 (rows and columns at least 2)
+/* B47: torch 2.15's mm with a core dim of 1 (rows and columns at least 2)
  * returns the products themselves, so 0 * -1 is -0; torch 1.13, NumPy, bmm
  * and mm with one row sum from +0. A 3+-D x goes through mm only when it
  * folds without a copy (measured: (2,2,1) with strides (1,2,1) runs bmm). */

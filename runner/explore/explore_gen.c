@@ -504,7 +504,7 @@ static int gen_uni(gen *g)
  * magnitude (mul, matmul) or |g| alone, which 1/y, x/y^2, y*x^(y-1) and
  * x^y*log(x) exceed (gen/grad_builder.py takes their bound from the terms'
  * magnitudes, which ref's ABI does not return). matmul is explored since ref
- * models the -0 of torch's one-term sums (B46). */
+ * models the -0 of torch's one-term sums (B47). */
 #define EXPLORE_GRAD_OPS (BC_GRAD_OPS & ~((UINT64_C(1) << BCT_DIV) | (UINT64_C(1) << BCT_POW)))
 
 static int gen_op(gen *g, int op)

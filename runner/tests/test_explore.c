@@ -178,7 +178,7 @@ static void test_generator_makes_gradient_and_large_cases(void)
                     || (s.args[s.nargs - 1].dtype != BCT_F32 && s.args[s.nargs - 1].dtype != BCT_F64);
     }
     CHECK(grads > 300);
-    CHECK(matmul_grads > 0);   /* matmul's gradient is explored (B46 models torch's -0) */
+    CHECK(matmul_grads > 0);   /* matmul's gradient is explored (B47 models torch's -0) */
     CHECK_EQ_I64(bad_grad, 0);
     CHECK(large >= 10 && large <= 70);   /* about 4000 / 128 */
     CHECK_EQ_I64(late_large, 0);
