@@ -1,4 +1,4 @@
-/* onednn_target.c - bcast target for oneDNN's binary primitive (dnnl_binary_*), through its C API.
+/* onednn_target.c - bcast target for oneDNN's binary primitive (dnnl_binary_*), through its C API; prelu and gemm_bias in onednn_fused.c.
  *
  * oneDNN's binary primitive takes src0, src1 and a destination descriptor that
  * the caller supplies: it checks the three against each other but computes no
@@ -34,118 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <oneapi/dnnl/dnnl.h>
-
-#include "bcast_target.h"
+#include "onednn_common.h"
 
 #ifndef BCT_LIB_VERSION
 #error "BCT_LIB_VERSION must be defined (targets/onednn/target.mk passes the package version)"
 #endif
-
-static dnnl_engine_t engine;
-static dnnl_stream_t stream;
-
-/* bcast dtype -> oneDNN data type; the binary primitive's documented types
- * among bcast's are f32, s8, u8 (docs: "Binary", Data Types). */
-static dnnl_data_type_t dnnl_type(int dt)
-{
-    switch (dt) {
-    case BCT_F32: return dnnl_f32;
-    case BCT_I8: return dnnl_s8;
-    case BCT_U8: return dnnl_u8;
-    default: return dnnl_data_type_undef;
-    }
-}
-
-static size_t elem_size(int dt)
-{
-    return dt == BCT_F32 ? 4u : 1u;
-}
-
-static const char *status_name(dnnl_status_t s)
-{
-    switch (s) {
-    case dnnl_success: return "success";
-    case dnnl_out_of_memory: return "out_of_memory";
-    case dnnl_invalid_arguments: return "invalid_arguments";
-    case dnnl_unimplemented: return "unimplemented";
-    case dnnl_runtime_error: return "runtime_error";
-    default: return "other status";
-    }
-}
-
-/* One operand prepared for oneDNN: padded dims and strides, the handle, and
- * an owned dense copy when oneDNN could not take the view as it is. */
-typedef struct operand {
-    /* BCT_MAX_RANK, not DNNL_MAX_NDIMS: under --probe-limits oneDNN itself
-     * must answer a rank above its limit */
-    int64_t dims[BCT_MAX_RANK], strides[BCT_MAX_RANK];
-    void *handle;
-    void *copy;
-    dnnl_memory_desc_t md;
-} operand;
-
-/* The format tag of a dense C-order (row-major) layout of nd dims, 1 <= nd <= 12:
- * oneDNN computes the strides from the dims itself. */
-static dnnl_format_tag_t dense_tag(int nd)
-{
-    static const dnnl_format_tag_t tags[] = {
-        dnnl_a, dnnl_ab, dnnl_abc, dnnl_abcd, dnnl_abcde, dnnl_abcdef, dnnl_abcdefg,
-        dnnl_abcdefgh, dnnl_abcdefghi, dnnl_abcdefghij, dnnl_abcdefghijk, dnnl_abcdefghijkl,
-    };
-    return nd >= 1 && nd <= 12 ? tags[nd - 1] : dnnl_format_tag_undef;
-}
-
-/* Copies the strided view a into dense C order. */
-static void densify(const bct_array *a, char *dense)
-{
-    size_t es = elem_size(a->dtype);
-    int64_t n = 1, idx[BCT_MAX_RANK] = {0}, off = a->offset;
-    for (int d = 0; d < a->rank; d++)
-        n *= a->shape[d];
-    for (int64_t i = 0; i < n; i++) {
-        memcpy(dense + (size_t)i * es, (const char *)a->data + off * (int64_t)es, es);
-        for (int d = a->rank - 1; d >= 0; d--) {
-            if (++idx[d] < a->shape[d]) {
-                off += a->strides[d];
-                break;
-            }
-            idx[d] = 0;
-            off -= a->strides[d] * (a->shape[d] - 1);
-        }
-    }
-}
-
-/* Fills op for a at padded rank nd; returns a dnnl status. */
-static dnnl_status_t prepare(const bct_array *a, int nd, operand *op)
-{
-    int lead = nd - a->rank;
-    int64_t n = 1;
-    int huge = 0;
-    for (int d = 0; d < nd; d++) {
-        op->dims[d] = d < lead ? 1 : a->shape[d - lead];
-        op->strides[d] = d < lead ? 0 : a->strides[d - lead];
-        if (op->dims[d] > 0 && n > (INT64_C(1) << 28) / op->dims[d])
-            huge = 1;                       /* no dense copy of this many elements */
-        else
-            n *= op->dims[d];
-    }
-    op->copy = NULL;
-    op->handle = (char *)a->data + a->offset * (int64_t)elem_size(a->dtype);
-    dnnl_status_t s = dnnl_memory_desc_init_by_strides(&op->md, nd, op->dims,
-                                                       dnnl_type(a->dtype), op->strides);
-    if (s == dnnl_success)
-        return s;
-    /* oneDNN refused the layout: hand it a dense copy (calling convention) */
-    if (huge)
-        return s;
-    op->copy = malloc(n > 0 ? (size_t)n * elem_size(a->dtype) : 1u);
-    if (op->copy == NULL)
-        return dnnl_out_of_memory;
-    densify(a, op->copy);
-    op->handle = op->copy;
-    return dnnl_memory_desc_init_by_tag(&op->md, nd, op->dims, dnnl_type(a->dtype), dense_tag(nd));
-}
 
 static dnnl_alg_kind_t alg_of(int op)
 {
@@ -199,31 +92,9 @@ static int dst_handle(const bct_call *call, int rank, int nd, const operand *src
     return 0;
 }
 
-/* Wraps the three operands in memory objects (into m[0..2], which the caller
- * destroys) and executes prim on the stream. dnnl_success, or the failing
- * status with *stage naming the call. */
-static dnnl_status_t execute(dnnl_primitive_t prim, const operand *src0, const operand *src1,
-                             const operand *dst, dnnl_memory_t *m, const char **stage)
-{
-    dnnl_status_t s;
-    if ((s = dnnl_memory_create(&m[0], &src0->md, engine, src0->handle)) != dnnl_success ||
-        (s = dnnl_memory_create(&m[1], &src1->md, engine, src1->handle)) != dnnl_success ||
-        (s = dnnl_memory_create(&m[2], &dst->md, engine, dst->handle)) != dnnl_success) {
-        *stage = "dnnl_memory_create";
-        return s;
-    }
-    dnnl_exec_arg_t args[3] = {
-        {DNNL_ARG_SRC_0, m[0]}, {DNNL_ARG_SRC_1, m[1]}, {DNNL_ARG_DST, m[2]},
-    };
-    if ((s = dnnl_primitive_execute(prim, stream, 3, args)) != dnnl_success ||
-        (s = dnnl_stream_wait(stream)) != dnnl_success)
-        *stage = "dnnl_primitive_execute";
-    return s;
-}
-
-/* Runs one case: descriptor, primitive, then (value mode) alloc_output at
- * dst's dims and execution into it. */
-static int onednn_run(const bct_call *call)
+/* Runs one binary case: descriptor, primitive, then (value mode)
+ * alloc_output at dst's dims and execution into it. */
+static int onednn_binary(const bct_call *call)
 {
     const bct_array *x = &call->args[0], *y = &call->args[1];
     int rank, nd;
@@ -261,7 +132,7 @@ static int onednn_run(const bct_call *call)
         status = s == dnnl_invalid_arguments ? BCT_ERR_NOT_BROADCASTABLE : BCT_ERR_OTHER;
         goto fail;
     }
-    if ((s = dnnl_primitive_desc_create(&pd, &bd, NULL, engine, NULL)) != dnnl_success) {
+    if ((s = dnnl_primitive_desc_create(&pd, &bd, NULL, bct_onednn_engine, NULL)) != dnnl_success) {
         stage = "dnnl_primitive_desc_create";
         status = s == dnnl_unimplemented ? BCT_ERR_DTYPE : BCT_ERR_OTHER;
         goto fail;
@@ -272,7 +143,9 @@ static int onednn_run(const bct_call *call)
     }
     if (dst_handle(call, rank, nd, &src0, &dst) != 0)
         goto cleanup;
-    if ((s = execute(prim, &src0, &src1, &dst, m, &stage)) != dnnl_success)
+    static const int ids[3] = {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST};
+    const operand *ops[3] = {&src0, &src1, &dst};
+    if ((s = execute(prim, 3, ids, ops, m, &stage)) != dnnl_success)
         goto fail;
     status = BCT_OK;
     goto cleanup;
@@ -290,25 +163,41 @@ cleanup:
     return status;
 }
 
+/* One case: the PReLU or matmul primitive for prelu and gemm_bias
+ * (onednn_fused.c), the binary primitive for the rest. */
+static int onednn_run(const bct_call *call)
+{
+    switch (call->op) {
+    case BCT_PRELU: return onednn_prelu(call);
+    case BCT_GEMM_BIAS: return onednn_gemm_bias(call);
+    default: return onednn_binary(call);
+    }
+}
+
 /* A CPU engine and an in-order stream per worker. */
 static int onednn_init(const char *arg)
 {
     (void)arg;
-    if (dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success)
+    if (dnnl_engine_create(&bct_onednn_engine, dnnl_cpu, 0) != dnnl_success)
         return 1;
-    return dnnl_stream_create(&stream, engine, dnnl_stream_default_flags) != dnnl_success;
+    return dnnl_stream_create(&bct_onednn_stream, bct_onednn_engine, dnnl_stream_default_flags) != dnnl_success;
 }
 
 /* ops: the bcast ops among the binary primitive's algorithms whose results
  * keep the input type (comparisons produce 0/1 in dst's type, never bool, so
- * they are not claimed). Rank limit: DNNL_MAX_NDIMS (12, dnnl_types.h). */
+ * they are not claimed); prelu (the PReLU primitive, weights broadcast to
+ * src) and gemm_bias (the matmul primitive with a bias broadcast to dst).
+ * The binary algorithms of 2.6.3 (dnnl_types.h: add mul max min div sub ge
+ * gt le lt eq ne) hold none of issue #25's other ops. Rank limit:
+ * DNNL_MAX_NDIMS (12, dnnl_types.h). */
 static const bct_target descriptor = {
     .abi_version = BCT_ABI_VERSION,
     .name = "onednn",
     .version = BCT_LIB_VERSION,
     .profile = BCT_PROFILE_NUMPY,
     .ops = UINT64_C(1) << BCT_ADD | UINT64_C(1) << BCT_SUB | UINT64_C(1) << BCT_MUL |
-           UINT64_C(1) << BCT_DIV | UINT64_C(1) << BCT_MAXIMUM | UINT64_C(1) << BCT_MINIMUM,
+           UINT64_C(1) << BCT_DIV | UINT64_C(1) << BCT_MAXIMUM | UINT64_C(1) << BCT_MINIMUM |
+           UINT64_C(1) << BCT_PRELU | UINT64_C(1) << BCT_GEMM_BIAS,
     .dtypes = 1u << BCT_F32 | 1u << BCT_I8 | 1u << BCT_U8,
     .max_rank = DNNL_MAX_NDIMS,
     .flags = BCT_CAP_STRIDED | BCT_CAP_INPLACE,

@@ -1,4 +1,4 @@
-# targets/onednn/target.mk - $(BUILD)/targets/onednn.so (oneDNN's binary primitive, C API) when libdnnl-dev is installed.
+# targets/onednn/target.mk - $(BUILD)/targets/onednn.so (oneDNN's binary, PReLU and matmul primitives, C API) when libdnnl-dev is installed.
 #
 # Built by `make`, `make targets` and `make test`; without the package the
 # target is skipped with a message and the smoke test counts as skipped.
@@ -10,9 +10,11 @@ ifneq ($(wildcard /usr/include/oneapi/dnnl/dnnl.h),)
 TARGETS_THIRDPARTY += $(ONEDNN_SO)
 ALL_TARGETS += $(ONEDNN_SO)
 
-$(ONEDNN_SO): targets/onednn/onednn_target.c include/bcast_target.h
+ONEDNN_SRCS    := targets/onednn/onednn_target.c targets/onednn/onednn_memory.c targets/onednn/onednn_fused.c
+
+$(ONEDNN_SO): $(ONEDNN_SRCS) targets/onednn/onednn_common.h include/bcast_target.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -DBCT_LIB_VERSION='"$(ONEDNN_VERSION)"' -shared -o $@ $< \
+	$(CC) $(ALL_CFLAGS) -fPIC -DBCT_LIB_VERSION='"$(ONEDNN_VERSION)"' -shared -o $@ $(ONEDNN_SRCS) \
 	  $(EXTRA_LDFLAGS) -ldnnl
 
 targets: $(ONEDNN_SO)
