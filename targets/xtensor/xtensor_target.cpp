@@ -176,6 +176,11 @@ template <class X, class Y> int binary(const bct_call *call, const X &x, const Y
     case BCT_GE: return deliver_expr(call, xt::greater_equal(x, y));
     case BCT_LOGICAL_AND: return deliver_expr(call, x && y);
     case BCT_LOGICAL_OR: return deliver_expr(call, x || y);
+    case BCT_ATAN2: return deliver_expr(call, xt::atan2(x, y));
+    case BCT_HYPOT: return deliver_expr(call, xt::hypot(x, y));
+    case BCT_FMOD: return deliver_expr(call, xt::fmod(x, y));
+    case BCT_FMAX: return deliver_expr(call, xt::fmax(x, y));
+    case BCT_FMIN: return deliver_expr(call, xt::fmin(x, y));
     default: break;
     }
     if constexpr (std::is_integral<typename X::value_type>::value &&
@@ -185,10 +190,12 @@ template <class X, class Y> int binary(const bct_call *call, const X &x, const Y
         case BCT_BITWISE_AND: return deliver_expr(call, x & y);
         case BCT_BITWISE_OR: return deliver_expr(call, x | y);
         case BCT_BITWISE_XOR: return deliver_expr(call, x ^ y);
+        case BCT_LEFT_SHIFT: return deliver_expr(call, xt::left_shift(x, y));
+        case BCT_RIGHT_SHIFT: return deliver_expr(call, xt::right_shift(x, y));
         default: break;
         }
     }
-    no_compile(call->op == BCT_REMAINDER ? "operator%" : "a bitwise operator");
+    no_compile(call->op == BCT_REMAINDER ? "operator%" : "a bitwise or shift operator");
 }
 
 /* self op= y: the compound operator on xtensor's view of self (T is self's type). */
@@ -251,6 +258,33 @@ int where(const bct_call *call)
     });
 }
 
+/* The dtype xtensor's mixed expression of dtypes dx and dy computes in:
+ * C++'s promoted type of the two value types (decltype(T() + U())). */
+int promoted_dtype(int dx, int dy)
+{
+    return with_type(dx, [&](auto tx) {
+        return with_type(dy, [&](auto ty) { return dtype_of<decltype(tx + ty)>(); });
+    });
+}
+
+/* clip(x, lo, hi): xt::clip on the three views when they share a type, else on
+ * xarrays of the promoted type (as for a mixed binary op). xt::clip is an
+ * xfunction of three expressions, so xtensor broadcasts all three itself. */
+int clip(const bct_call *call)
+{
+    const bct_array *a = call->args;
+    if (a[0].dtype == a[1].dtype && a[1].dtype == a[2].dtype)
+        return with_type(a[0].dtype, [&](auto t) {
+            using T = decltype(t);
+            return deliver_expr(call, xt::clip(view_of<T>(a[0]), view_of<T>(a[1]), view_of<T>(a[2])));
+        });
+    int p = promoted_dtype(promoted_dtype(a[0].dtype, a[1].dtype), a[2].dtype);
+    return with_type(p, [&](auto t) {
+        using P = decltype(t);
+        return deliver_expr(call, xt::clip(as_array<P>(a[0]), as_array<P>(a[1]), as_array<P>(a[2])));
+    });
+}
+
 int run_call(const bct_call *call)
 {
     const bct_array *a = call->args;
@@ -258,6 +292,8 @@ int run_call(const bct_call *call)
         return broadcast_to(call);
     if (call->op == BCT_WHERE)
         return where(call);
+    if (call->op == BCT_CLIP)
+        return clip(call);
     return with_type(a[0].dtype, [&](auto tx) {
         return with_type(a[1].dtype, [&](auto ty) {
             using T = decltype(tx);
@@ -324,7 +360,11 @@ int xt_run(const bct_call *call)
 constexpr uint64_t bit(int op) { return UINT64_C(1) << op; }
 
 /* xtensor has no floor_divide, logical_xor, matmul (xtensor-blas), torch
- * expand, broadcast_shapes as a public function, or legacy axis add. */
+ * expand, broadcast_shapes as a public function, or legacy axis add. Of
+ * issue #25's ops (B38-B45) xmath.hpp/xoperation.hpp 0.24.3 have atan2, hypot,
+ * fmod, fmax, fmin, clip (three expressions), left_shift and right_shift; no
+ * copysign, heaviside, logaddexp(2), nextafter, ldexp, gcd, lcm, float_power,
+ * rounding-mode division, lerp, addcmul, addcdiv, prelu or gemm (FINDINGS.md). */
 const bct_target descriptor = {
     BCT_ABI_VERSION,
     "xtensor",
@@ -334,7 +374,9 @@ const bct_target descriptor = {
         bit(BCT_POW) | bit(BCT_MAXIMUM) | bit(BCT_MINIMUM) | bit(BCT_EQ) | bit(BCT_NE) |
         bit(BCT_LT) | bit(BCT_LE) | bit(BCT_GT) | bit(BCT_GE) | bit(BCT_LOGICAL_AND) |
         bit(BCT_LOGICAL_OR) | bit(BCT_BITWISE_AND) | bit(BCT_BITWISE_OR) |
-        bit(BCT_BITWISE_XOR) | bit(BCT_WHERE) | bit(BCT_BROADCAST_TO),
+        bit(BCT_BITWISE_XOR) | bit(BCT_WHERE) | bit(BCT_BROADCAST_TO) | bit(BCT_ATAN2) |
+        bit(BCT_HYPOT) | bit(BCT_FMOD) | bit(BCT_FMAX) | bit(BCT_FMIN) | bit(BCT_CLIP) |
+        bit(BCT_LEFT_SHIFT) | bit(BCT_RIGHT_SHIFT),
     (UINT32_C(1) << BCT_DTYPE_COUNT) - 1,
     0,
     BCT_CAP_STRIDED | BCT_CAP_INPLACE,
