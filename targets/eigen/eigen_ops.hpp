@@ -37,7 +37,10 @@ template <class T, class A, class B, class F> int logical_op(int op, const A &a,
 
 /* Calls f with Eigen's expression for a OP b (both already broadcast), and
  * returns what f returns. Ops are TensorBase's (Eigen 3.4 TensorBase.h;
- * README "Binary Element Wise Operations"): + - * / cwiseMax cwiseMin,
+ * README "Binary Element Wise Operations"): + - * / cwiseMax cwiseMin
+ * (maximum/minimum with the default NaN policy, PropagateFast; fmax/fmin
+ * with cwiseMax/cwiseMin<PropagateNumbers>, Constants.h: "Always propagate
+ * not-NaNs"),
  * the comparisons (their expressions are bool), && || and ^ (a boolean
  * xor: scalar_boolean_xor_op). */
 template <class T, class A, class B, class F> int binary_op(int op, const A &a, const B &b, F &&f)
@@ -49,6 +52,8 @@ template <class T, class A, class B, class F> int binary_op(int op, const A &a, 
     case BCT_DIV: return f(a / b);
     case BCT_MAXIMUM: return f(a.cwiseMax(b));
     case BCT_MINIMUM: return f(a.cwiseMin(b));
+    case BCT_FMAX: return f(a.template cwiseMax<Eigen::PropagateNumbers>(b));
+    case BCT_FMIN: return f(a.template cwiseMin<Eigen::PropagateNumbers>(b));
     case BCT_EQ: return f(a == b);
     case BCT_NE: return f(a != b);
     case BCT_LT: return f(a < b);

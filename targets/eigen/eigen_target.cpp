@@ -125,7 +125,10 @@ constexpr uint64_t bit(int op) { return UINT64_C(1) << op; }
  * remainder and pow (only tensor % scalar and pow(scalar) exist); the
  * bitwise ops (no operator& or |; operator^ is a boolean xor); matmul
  * (contract() has no batch dimensions to broadcast); broadcast_shapes; the
- * legacy axis and unidirectional adds. */
+ * legacy axis and unidirectional adds. Of issue #25's ops (B38-B45) only
+ * fmax and fmin: cwiseMax/cwiseMin<PropagateNumbers>. TensorBase has no
+ * atan2, hypot, copysign, fmod, shifts or the others, and its clip() takes
+ * scalar bounds only (FINDINGS.md). */
 const bct_target descriptor = {
     BCT_ABI_VERSION,
     BCT_EIGEN_NAME,
@@ -134,7 +137,7 @@ const bct_target descriptor = {
     bit(BCT_ADD) | bit(BCT_SUB) | bit(BCT_MUL) | bit(BCT_DIV) | bit(BCT_MAXIMUM) |
         bit(BCT_MINIMUM) | bit(BCT_EQ) | bit(BCT_NE) | bit(BCT_LT) | bit(BCT_LE) | bit(BCT_GT) |
         bit(BCT_GE) | bit(BCT_LOGICAL_AND) | bit(BCT_LOGICAL_OR) | bit(BCT_LOGICAL_XOR) |
-        bit(BCT_WHERE) | bit(BCT_BROADCAST_TO) | bit(BCT_EXPAND),
+        bit(BCT_WHERE) | bit(BCT_BROADCAST_TO) | bit(BCT_EXPAND) | bit(BCT_FMAX) | bit(BCT_FMIN),
     (UINT32_C(1) << BCT_DTYPE_COUNT) - 1,
     BCT_EIGEN_MAX_RANK,
     BCT_CAP_STRIDED | BCT_CAP_INPLACE | BCT_CAP_OUT,
