@@ -27,7 +27,7 @@ const CANDLE_VERSION: &std::ffi::CStr = c"0.11.1";
 const OPS: &[Op] = &[
     Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Pow, Op::Maximum, Op::Minimum,
     Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge,
-    Op::Where, Op::BroadcastTo, Op::Expand, Op::Matmul, Op::BroadcastShapes,
+    Op::Where, Op::BroadcastTo, Op::Expand, Op::Matmul, Op::BroadcastShapes, Op::Clip,
 ];
 /// The ops whose backward pass candle's autodiff has (backprop.rs).
 const GRAD_OPS: &[Op] = &[

@@ -5,7 +5,9 @@
 //! the `broadcast_*` family, so those are the user's way to write a
 //! broadcasting `x + y`, and the ones tested. `where` is `where_cond`, which
 //! candle has in one form only, same-shape; `matmul` is `broadcast_matmul`,
-//! candle's "matrix-multiplication with broadcasting support"; `broadcast_to`
+//! candle's "matrix-multiplication with broadcasting support"; `clip` is
+//! `clamp(&lo, &hi)`, candle's only clamp with tensor bounds (`maximum` then
+//! `minimum`, same-shape like `where_cond`); `broadcast_to`
 //! is `broadcast_as` and `expand` is `expand` (its alias); `broadcast_shapes`
 //! folds `Shape::broadcast_shape_binary_op` over the shapes. Nothing here
 //! checks a shape or a dtype: candle does.
@@ -42,6 +44,8 @@ fn binary(op: Op, x: &Tensor, y: &Tensor) -> Option<candle_core::Result<Tensor>>
 pub fn forward(op: Op, args: &[Tensor], target: &[i64]) -> Result<Tensor, Failure> {
     let r = match (op, args) {
         (Op::Where, [c, x, y]) => c.where_cond(x, y),
+        /* clamp(min, max) = maximum(min)?.minimum(max), same-shape with tensor bounds */
+        (Op::Clip, [x, lo, hi]) => x.clamp(lo, hi),
         /* candle's shapes are usize: an i64 extent is converted as Rust's `as` does (-1 -> 2^64-1) */
         (Op::BroadcastTo, [x]) => x.broadcast_as(target.iter().map(|&e| e as usize).collect::<Vec<_>>()),
         (Op::Expand, [x]) => x.expand(target.iter().map(|&e| e as usize).collect::<Vec<_>>()),
