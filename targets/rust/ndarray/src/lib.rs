@@ -59,7 +59,9 @@ unsafe extern "C" fn run(call: *const BctCall) -> c_int {
 
 /// The operators ndarray implements on arrays (std::ops, co-broadcasting
 /// since 0.15) and `broadcast`. ndarray has no elementwise comparison,
-/// maximum/minimum, pow, where, batched matmul or expand.
+/// maximum/minimum, pow, where, batched matmul or expand. Of issue #25's ops
+/// only the shifts (`<<`, `>>`): its float maths (`hypot`, `powf`, `clamp`)
+/// take a scalar, not an array, and broadcast nothing (FINDINGS.md).
 static TARGET: BctTarget = BctTarget {
     abi_version: BCT_ABI_VERSION,
     name: c"ndarray".as_ptr(),
@@ -67,7 +69,7 @@ static TARGET: BctTarget = BctTarget {
     profile: Profile::Numpy as c_int,
     ops: op_bits(&[
         Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Remainder,
-        Op::BitwiseAnd, Op::BitwiseOr, Op::BitwiseXor, Op::BroadcastTo,
+        Op::BitwiseAnd, Op::BitwiseOr, Op::BitwiseXor, Op::BroadcastTo, Op::LeftShift, Op::RightShift,
     ]),
     dtypes: dtype_bits(&[
         Dtype::Bool, Dtype::I8, Dtype::U8, Dtype::I16, Dtype::I32, Dtype::I64, Dtype::F32, Dtype::F64,

@@ -42,6 +42,18 @@ macro_rules! bits {
     };
 }
 
+/// Shift operators (<< >>), on integers (ndarray implements Shl and Shr for
+/// arrays, impl_ops.rs; Rust's `>>` on a signed integer is arithmetic).
+macro_rules! shifts {
+    ($op:expr, $x:expr, $y:expr) => {
+        match $op {
+            Op::LeftShift => Some($x << $y),
+            Op::RightShift => Some($x >> $y),
+            _ => None,
+        }
+    };
+}
+
 /// Compound arithmetic assignments (+= -= *= /= %=).
 macro_rules! arith_assign {
     ($op:expr, $s:expr, $y:expr) => {
@@ -72,7 +84,7 @@ macro_rules! integers {
     ($($t:ty)*) => {$(
         impl NdElement for $t {
             fn binary(op: Op, x: &ArrayViewD<$t>, y: &ArrayViewD<$t>) -> Option<ArrayD<$t>> {
-                arith!(op, x, y).or_else(|| bits!(op, x, y))
+                arith!(op, x, y).or_else(|| bits!(op, x, y)).or_else(|| shifts!(op, x, y))
             }
             fn compound(op: Op, s: &mut ArrayViewMutD<$t>, y: &ArrayViewD<$t>) -> Option<()> {
                 arith_assign!(op, s, y).or_else(|| bits_assign!(op, s, y))
