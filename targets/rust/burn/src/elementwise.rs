@@ -19,6 +19,7 @@ pub const OPS: &[Op] = &[
     Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Remainder, Op::Pow, Op::Maximum, Op::Minimum,
     Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge,
     Op::LogicalAnd, Op::LogicalOr, Op::LogicalXor, Op::BitwiseAnd, Op::BitwiseOr, Op::BitwiseXor,
+    Op::Atan2, Op::Hypot, Op::Fmod, Op::LeftShift, Op::RightShift,
 ];
 
 /// The name of a kind, for messages.
@@ -31,7 +32,9 @@ fn kind_name<const R: usize>(t: &Any<R>) -> &'static str {
 }
 
 /// `x op y` for two tensors of one kind: Float and Int have the numeric and
-/// ordered ops; powf is Float's pow, powi Int's; bool_and/or/xor are Bool's
+/// ordered ops; powf is Float's pow, powi Int's; atan2, hypot and fmod are
+/// Float's only, bitwise_left/right_shift Int's (issue #25's ops that burn
+/// has: FINDINGS.md); bool_and/or/xor are Bool's
 /// logical ops and the adapter's choice for bitwise ops on bool (burn has no
 /// bitwise op on Bool tensors); bitwise_and/or/xor are Int's.
 pub fn binary<const R: usize>(op: Op, x: Any<R>, y: Any<R>) -> Result<Any<R>, Failure> {
@@ -40,11 +43,16 @@ pub fn binary<const R: usize>(op: Op, x: Any<R>, y: Any<R>) -> Result<Any<R>, Fa
     match (x, y) {
         (Any::Float(a), Any::Float(b)) => match op {
             Op::Pow => Ok(Any::Float(a.powf(b))),
+            Op::Atan2 => Ok(Any::Float(a.atan2(b))),
+            Op::Hypot => Ok(Any::Float(a.hypot(b))),
+            Op::Fmod => Ok(Any::Float(a.fmod(b))),
             _ => ordered(op, a, b).map(|r| r.map_or_else(Any::Bool, Any::Float)).ok_or_else(none),
         },
         (Any::Int(a), Any::Int(b)) => match op {
             Op::Pow => Ok(Any::Int(a.powi(b))),
-            Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => Ok(Any::Int(bitwise(op, a, b))),
+            Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor | Op::LeftShift | Op::RightShift => {
+                Ok(Any::Int(bitwise(op, a, b)))
+            }
             _ => ordered(op, a, b).map(|r| r.map_or_else(Any::Bool, Any::Int)).ok_or_else(none),
         },
         (Any::Bool(a), Any::Bool(b)) => logical(op, a, b).map(Any::Bool).ok_or_else(none),
@@ -73,11 +81,13 @@ fn ordered<const R: usize, K: Ordered>(op: Op, a: Tensor<R, K>, b: Tensor<R, K>)
     })
 }
 
-/// Int's bitwise ops (op is one of the three).
+/// Int's bitwise ops and shifts (op is one of the five).
 fn bitwise<const R: usize>(op: Op, a: Tensor<R, Int>, b: Tensor<R, Int>) -> Tensor<R, Int> {
     match op {
         Op::BitwiseAnd => a.bitwise_and(b),
         Op::BitwiseOr => a.bitwise_or(b),
+        Op::LeftShift => a.bitwise_left_shift(b),
+        Op::RightShift => a.bitwise_right_shift(b),
         _ => a.bitwise_xor(b),
     }
 }
