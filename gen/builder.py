@@ -213,6 +213,10 @@ def _expectations(outs, mode, compare, tags, comments):
                 else:
                     tags.add("self-modified")
                     comments.append("%s MODIFIED self before raising" % lib)
+            if mode == "out" and oc.out_unchanged is False:
+                # No tag when out is left alone: a missing out-modified means unchanged.
+                tags.add("out-modified")
+                comments.append("%s MODIFIED out before raising" % lib)
     return names, expects, messages
 
 

@@ -185,7 +185,7 @@ class Outcome:
     """What one oracle did: ok (dtype, shape, values tokens or digest) or error (class, message)."""
 
     def __init__(self, kind, dtype=None, shape=None, values=None, cls=None, message=None,
-                 digest=None, self_unchanged=None, array=None):
+                 digest=None, self_unchanged=None, array=None, out_unchanged=None):
         self.kind = kind
         self.dtype = dtype
         self.shape = None if shape is None else tuple(int(d) for d in shape)
@@ -194,6 +194,7 @@ class Outcome:
         self.message = message
         self.digest = digest  # (hex, n) for large outputs
         self.self_unchanged = self_unchanged  # in-place errors: did the oracle leave self alone?
+        self.out_unchanged = out_unchanged  # out= errors: did the oracle leave out's memory alone?
         self.array = array  # the raw C-order result, until builder turns it into values or a digest
 
     def key(self):

@@ -258,7 +258,7 @@ def run_numpy(op, mode, args, attrs=(), raw=False):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         storages, views = [], []
-        self_before = None
+        self_before = out_before = None
         try:
             for i, a in enumerate(args):
                 if a.dtype == "-" or a.weak_value() is not None:
@@ -280,6 +280,7 @@ def run_numpy(op, mode, args, attrs=(), raw=False):
                 NP_FUNC[op](views[0], views[1], out=views[0])
                 return np_outcome(views[0].copy(), raw)
             if mode == "out":
+                out_before = storages[-1].copy()
                 NP_FUNC[op](*views[:-1], out=views[-1])
                 return np_outcome(views[-1].copy(), raw)
             if op in NP_FUNC:
@@ -299,6 +300,8 @@ def run_numpy(op, mode, args, attrs=(), raw=False):
             if self_before is not None:
                 oc.self_unchanged = bool(np.array_equal(self_before, storages[0], equal_nan=False)
                                          or self_before.tobytes() == storages[0].tobytes())
+            if out_before is not None:
+                oc.out_unchanged = out_before.tobytes() == storages[-1].tobytes()
             return oc
 
 
@@ -344,7 +347,7 @@ def run_torch(op, mode, args, attrs=(), raw=False):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         storages, views, mat = [], [], False
-        self_before = None
+        self_before = out_before = None
         target = parse_target(attrs) if op in ("broadcast_to", "expand") else ()
         try:
             for i, a in enumerate(args):
@@ -370,6 +373,7 @@ def run_torch(op, mode, args, attrs=(), raw=False):
                 getattr(views[0], TORCH_INPLACE[op])(views[1])
                 return torch_outcome(views[0], raw), mat
             if mode == "out":
+                out_before = storages[-1].clone()
                 TORCH_FUNC[op](*views[:-1], out=views[-1])
                 return torch_outcome(views[-1], raw), mat
             if op in TORCH_FUNC:
@@ -391,6 +395,12 @@ def run_torch(op, mode, args, attrs=(), raw=False):
             if self_before is not None:
                 oc.self_unchanged = bool(torch.equal(self_before, storages[0])
                                          or self_before.numpy().tobytes() == storages[0].numpy().tobytes())
+            if out_before is not None:
+                # A resize (torch resizes a wrongly shaped out, then may still
+                # raise) counts as changed: out's old storage is gone.
+                after = storages[-1]
+                oc.out_unchanged = (tuple(after.shape) == tuple(out_before.shape)
+                                    and out_before.numpy().tobytes() == after.numpy().tobytes())
             return oc, mat
 
 

@@ -76,3 +76,18 @@ def cases():
             yield make_case(cid, SUITE, op, [operand("x", dt, x, rng), operand("y", dt, y, rng),
                                              operand("out", od, out, rng)],
                             mode="out", rules=("B8",), tags=("out",))
+    # out= calls that fail after writing (B22): torch's integer floor_divide and
+    # remainder raise on a zero divisor after storing the quotients before it,
+    # NumPy's integer ** raises on a negative exponent after storing the powers
+    # before it (measured in both generations); the divisor or exponent goes
+    # bad at element 1, so a partial write shows. gen tags such cases out-modified.
+    for op, bad in (("floor_divide", 0), ("remainder", 0), ("pow", -1)):
+        for dt in ("i32", "i64"):
+            for y in ((3,), (2, 3)):
+                cid = "inplace/%s/%s/(2,3)x%s/out(2,3)" % (op, dt, fmt_shape(y))
+                rng = rng_for(cid)
+                yv = [1, bad, 2] * (2 if len(y) == 2 else 1)
+                yield make_case(cid, SUITE, op, [operand("x", dt, (2, 3), rng, values=range(10, 16)),
+                                                 operand("y", dt, y, rng, values=yv),
+                                                 operand("out", dt, (2, 3), rng, values=[7] * 6)],
+                                mode="out", rules=("B8", "B20", "B22"), tags=("out",))
