@@ -20,6 +20,7 @@
 #   read_past_input      add: reads one element past y; sub: one before x    -> violation (guard page;
 #                        the one before x under the default --guard both, and --guard start)
 #   out_resized_on_error out=: inplace-shape errors after resizing out (alloc_output) -> fail, out-metadata
+#   out_written_on_error out=: any error after flipping out's first byte   -> violation, out-modified-after-error
 #   cxx_mangled/guarded  C++: entry point mangled / extern "C" via the header
 #   hostile_*            SIGBUS, page-long overrun, one-element underrun, self
 #                        written before an error, stdout/stderr noise, absurd
@@ -47,7 +48,7 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
                   hostile_leak hostile_bigalloc assert_abort read_past_input \
                   needs_arg bad_abi no_entry poison_after \
-                  hostile_leak hostile_bigalloc assert_abort read_past_input out_resized_on_error \
+                  hostile_leak hostile_bigalloc assert_abort read_past_input out_resized_on_error out_written_on_error \
                   needs_arg bad_abi no_entry \
                   grad_not_reduced grad_drops_ones grad_averaged grad_missing_y grad_overrun abi_v1
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o

@@ -245,7 +245,27 @@ static int out_resized_by_error(verdict *v, const br_case *c, const br_wres *r)
     return 1;
 }
 
-/* The call raised: compare classes; B22 for in-place self and out='s shape. */
+/* B22 for self's and out='s memory: a failed in-place or out= call leaves
+ * the written operand's storage as it was -- except where the profile's own
+ * library writes it before raising (gen tags those cases self-modified or
+ * out-modified): a target that does the same matches it. The copy's pre-call
+ * bytes are the case's own storage, so this costs a memcmp on failed calls
+ * only. 1 when it found a write (the violation is set). */
+static int written_by_error(verdict *v, const br_case *c, const br_wres *r, const char *base)
+{
+    int inplace = c->mode == BCT_MODE_INPLACE;
+    if ((!inplace && c->mode != BCT_MODE_OUT) || r->w_off < 0 || r->w_bytes <= 0) return 0;
+    const br_arg *wa = inplace ? &c->args[0] : &c->args[c->nargs - 1];
+    const char *wname = inplace ? "self" : "out";
+    if (br_has_word(c->tags, inplace ? "self-modified" : "out-modified")
+        || memcmp(base + r->w_off, wa->data, (size_t)r->w_bytes) == 0) return 0;
+    if (inplace) fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "self changed by a failed in-place op (B22)");
+    else fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "out= changed by a failed out= call (B22)");
+    snprintf(v->detail, sizeof v->detail, "%s-modified-after-error", wname);
+    return 1;
+}
+
+/* The call raised: compare classes; B22 for self's and out='s memory and out='s shape. */
 static void judge_error(verdict *v, const br_case *c, const br_expect *e, const br_wres *r, const char *base)
 {
     br_rec *x = v->x;
@@ -255,16 +275,7 @@ static void judge_error(verdict *v, const br_case *c, const br_expect *e, const 
     }
     x->error_class = bc_status_name(r->status);
     x->error_message = br_report_str(v->rep, r->message);
-    /* B22: a failed in-place op leaves self untouched -- except where the
-     * profile's own library writes self before raising (gen tags those
-     * cases self-modified): a target that does the same matches it. */
-    const br_arg *wa = &c->args[0];
-    if (c->mode == BCT_MODE_INPLACE && r->w_off >= 0 && r->w_bytes > 0
-        && memcmp(base + r->w_off, wa->data, (size_t)r->w_bytes) != 0 && !br_has_word(c->tags, "self-modified")) {
-        fail_as(v, BR_O_VIOLATION, BR_FK_VIOLATION, "self changed by a failed in-place op (B22)");
-        snprintf(v->detail, sizeof v->detail, "self-modified-after-error");
-        return;
-    }
+    if (written_by_error(v, c, r, base)) return;
     if (out_resized_by_error(v, c, r)) return;
     char msg[300];
     br_normalise_message(r->message, msg, sizeof msg);

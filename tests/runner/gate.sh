@@ -187,6 +187,25 @@ out_resized_by_failed_call() {
     want_rc o2 0
 }
 
+# ---- issue 25 item 7: a failed out= call leaves out's memory as it was (B22) -----------
+
+out_written_by_failed_call() {
+    K='inplace/add/f32/(2,3)x(4,)/out(2,3)'
+    M='inplace/floor_divide/i32/(2,3)x(3,)/out(2,3)'
+    bcr w1 --target "$TT/out_written_on_error.so" --format json --output "$TMP/w1.json" --id "$K" cases/inplace.cases
+    want_rc w1 1
+    outcomes w1 "$K=violation~changed by a failed out"
+    grep -q '"detail": *"out-modified-after-error"' "$TMP/w1.json" || fail "w1: no out-modified-after-error detail in the JSON"
+    # torch writes out before raising division-by-zero there (tag out-modified): the same write passes
+    grep -A3 "^case $M\$" cases/inplace.cases | grep -q '^tags.* out-modified' || fail "$M is not tagged out-modified"
+    bcr w2 --target "$TT/out_written_on_error.so" --profile torch --format json --output "$TMP/w2.json" --id "$M" cases/inplace.cases
+    want_rc w2 0
+    outcomes w2 "$M=pass"
+    # ref raises without writing: no finding
+    bcr w3 --format json --output "$TMP/w3.json" --id "$K" cases/inplace.cases
+    want_rc w3 0
+}
+
 # ---- findings -------------------------------------------------------------------------
 
 findings_group_failures() {
@@ -202,7 +221,7 @@ findings_group_failures() {
     tail -n 4 "$TMP/f1.out" | grep -q "smallest: " || fail "the last lines are not the new findings: $(tail -n 4 "$TMP/f1.out")"
 }
 
-if [ ! -x "$RUN" ] || [ ! -f "$TT/read_past_input.so" ] || [ ! -f "$TT/out_resized_on_error.so" ] || [ ! -f "$TT/cxx_guarded.so" ]; then
+if [ ! -x "$RUN" ] || [ ! -f "$TT/read_past_input.so" ] || [ ! -f "$TT/out_resized_on_error.so" ] || [ ! -f "$TT/out_written_on_error.so" ] || [ ! -f "$TT/cxx_guarded.so" ]; then
     echo "FAIL gate: $RUN or the test targets are missing (make test-targets first)"
     echo "0 passed, 1 failed"
     exit 1
@@ -220,6 +239,7 @@ t cxx_entry_point
 t crashes_with_fork_server_match_fresh_workers
 t input_overread_is_violation
 t out_resized_by_failed_call
+t out_written_by_failed_call
 t findings_group_failures
 
 echo "$passed passed, $failed failed, $skipped skipped"
