@@ -168,6 +168,23 @@ def test_failed_inplace_reports_self_unchanged():
     assert "self-unchanged" in c.tags
 
 
+def test_failed_out_call_tags_out_modified_only_when_an_oracle_wrote_out():
+    # torch's integer floor_divide stores 10 // 1 into out, then raises at the 0 divisor (B22)
+    x = Operand("x", "i32", (3,), storage=np.array([10, 11, 12], np.int32))
+    y = Operand("y", "i32", (3,), storage=np.array([1, 0, 2], np.int32))
+    out = Operand("out", "i32", (3,), storage=np.full(3, 7, np.int32))
+    t, _ = oracles.run_torch("floor_divide", "out", [x, y, out])
+    assert (t.kind, t.cls, t.out_unchanged) == ("error", "division-by-zero", False)
+    c = make_case("t/out-fd", "inplace", "floor_divide", [x, y, out], mode="out")
+    assert "out-modified" in c.tags
+    # a shape error leaves out alone in both: no tag (a missing out-modified means unchanged)
+    y4 = Operand("y", "i32", (4,), storage=np.ones(4, np.int32))
+    n = oracles.run_numpy("add", "out", [x, y4, out])
+    assert (n.kind, n.out_unchanged) == ("error", True)
+    c = make_case("t/out-shape", "inplace", "add", [x, y4, out], mode="out")
+    assert "out-modified" not in c.tags and not any("out-" in tg and tg != "out" for tg in c.tags)
+
+
 def test_expanded_self_is_overlap_in_both_profiles():
     s = Operand("self", "f32", (3,), (0,), 0, np.zeros(1, np.float32))
     y = Operand("y", "f32", (3,), storage=np.ones(3, np.float32))
