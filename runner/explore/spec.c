@@ -314,16 +314,22 @@ static int is_noncontiguous(const br_arg *a)
  * so the judge does not flag a target that does the same: torch's integer
  * floor_divide_/remainder_ by zero, and NumPy 2's integer power with a
  * negative exponent (measured with NumPy 2.4.6: `a **= -2` on an i8 (4,)
- * array raises after writing [115, 0, 0, 0]; NumPy 1.24 leaves it as it was). */
+ * array raises after writing [115, 0, 0, 0]; NumPy 1.24 leaves it as it was).
+ * An out= case is tagged `out-modified` on the same grounds: with out= both
+ * torch versions store the quotients before the first zero divisor, and
+ * NumPy 1.24 and 2.4.6 the powers before the first negative exponent
+ * (measured: x (2,3) i8/i32/i64, y (3,) [1,0,5] / [1,-1,2], out (2,3) of 7s). */
 static int may_write_before_raising(const br_case *c)
 {
-    if (c->mode != BCT_MODE_INPLACE) return 0;
+    if (c->mode != BCT_MODE_INPLACE && c->mode != BCT_MODE_OUT) return 0;
     for (int k = 0; k < c->nexpect; k++) {
         const br_expect *e = &c->expect[k];
         if (e->status == BCT_ERR_DIVISION_BY_ZERO && (c->op == BCT_FLOOR_DIVIDE || c->op == BCT_REMAINDER) &&
             (e->profile == BCT_PROFILE_TORCH || e->profile == BCT_PROFILE_TORCH2))
             return 1;
-        if (e->status == BCT_ERR_OTHER && c->op == BCT_POW && e->profile == BCT_PROFILE_NUMPY2) return 1;
+        if (e->status == BCT_ERR_OTHER && c->op == BCT_POW &&
+            (e->profile == BCT_PROFILE_NUMPY2 || (c->mode == BCT_MODE_OUT && e->profile == BCT_PROFILE_NUMPY)))
+            return 1;
     }
     return 0;
 }
@@ -468,7 +474,8 @@ static int build_words(br_live *lv, const br_spec_meta *m, br_case *c, int fl)
     char buf[600];
     t.n = r.n = 0;
     words_add_list(&t, m->tags);
-    if (may_write_before_raising(c)) word_add(&t, "self-modified");   /* judged by it: always, not only with auto_tags */
+    if (may_write_before_raising(c))   /* judged by it: always, not only with auto_tags */
+        word_add(&t, c->mode == BCT_MODE_OUT ? "out-modified" : "self-modified");
     if (fl & EX_DIVERGENT) word_add(&t, "divergent");
     if (fl & EX_GENERATION_CHANGED) word_add(&t, "generation-changed");
     words_add_list(&r, m->rules);

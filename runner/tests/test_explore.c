@@ -272,6 +272,46 @@ static void test_inplace_cases_that_may_write_before_raising_are_tagged(void)
     br_caseset_free(&cs);
 }
 
+/* out= cases whose oracle writes out before raising carry out-modified
+ * (issue #25 item 7): torch's integer floor_divide/remainder by zero, NumPy's
+ * integer power with a negative exponent (both generations); no other case. */
+static void test_out_cases_that_may_write_before_raising_are_tagged(void)
+{
+    enum { N = 8000 };
+    br_caseset cs;
+    br_live lv;
+    memset(&cs, 0, sizeof cs);
+    CHECK(br_live_init(&lv, &cs, N, (size_t)256 << 20) == 0);
+    br_gen_cfg g = everything();
+    br_spec s;
+    br_spec_init(&s);
+    int tagged = 0, wrong = 0, self_tag = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        char id[40];
+        size_t ci;
+        snprintf(id, sizeof id, "gen/%05llu", (unsigned long long)i);
+        br_spec_meta m = { id, "explore", "explored", "", "ref", "t", 15u, (int)(i & 1) };
+        if (br_gen_case(&g, 1, i, &s) != 0 || br_spec_to_live(&lv, &s, &m, &ci) != 0) continue;
+        const br_case *c = &cs.cases[ci];
+        int want = 0;
+        for (int k = 0; c->mode == BCT_MODE_OUT && k < c->nexpect; k++) {
+            const br_expect *e = &c->expect[k];
+            want |= e->status == BCT_ERR_DIVISION_BY_ZERO && e->profile != BCT_PROFILE_NUMPY && e->profile != BCT_PROFILE_NUMPY2;
+            want |= e->status == BCT_ERR_OTHER && c->op == BCT_POW &&
+                    (e->profile == BCT_PROFILE_NUMPY || e->profile == BCT_PROFILE_NUMPY2);
+        }
+        int has = strstr(c->tags, "out-modified") != NULL;
+        tagged += has;
+        wrong += has != want;
+        self_tag += c->mode == BCT_MODE_OUT && strstr(c->tags, "self-modified") != NULL;
+    }
+    CHECK(tagged > 0);
+    CHECK_EQ_I64(wrong, 0);
+    CHECK_EQ_I64(self_tag, 0);
+    br_spec_free(&s);
+    br_caseset_free(&cs);
+}
+
 /* ---- the writer ---- */
 
 /* Every committed case (cases/, the large suite's patterns and digests
@@ -444,6 +484,7 @@ int main(int argc, char **argv)
     RUN(test_generator_makes_gradient_and_large_cases);
     RUN(test_generated_cases_round_trip_through_writer_and_reader);
     RUN(test_inplace_cases_that_may_write_before_raising_are_tagged);
+    RUN(test_out_cases_that_may_write_before_raising_are_tagged);
     RUN(test_writer_round_trips_committed_cases);
     RUN(test_live_cases_reach_running_workers);
     RUN(test_shrink_wrong_shape_keeps_its_signature);
