@@ -17,6 +17,12 @@ returns as a Python scalar is passed on as NumPy makes it (np.asarray), since
 that is what a caller gets. Not declared, from numba's documentation: matmul
 (`@`/np.dot only for contiguous 1-D/2-D float/complex arrays), expand, axis_add,
 uni_add; for vectorize also the shape ops (a ufunc is scalar-wise).
+Issue #25's ops: the ufuncs in SCALAR (both modes); np.clip with array bounds
+in njit only (numba's "Other functions" list; np.clip of scalars does not
+type, so a @vectorize clip is not something numba offers); not np.heaviside
+(in no numba version's ufunc list) nor the torch/ONNX ops (div_trunc,
+div_floor, lerp, addcmul, addcdiv, prelu, gemm_bias), which numba has no
+function for. The new ops are value mode only (no in-place form declared).
 The njit functions are in numba_njit_ops.py with cache=True: set
 NUMBA_CACHE_DIR (targets/registry.tsv points it into $(BUILD)) and each
 specialisation is compiled once per cache slot (claim_cache_slot), not once
@@ -136,6 +142,14 @@ SCALAR = {  # op -> expression in a, b (and c for where)
     "logical_and": "np.logical_and(a, b)", "logical_or": "np.logical_or(a, b)",
     "logical_xor": "np.logical_xor(a, b)",
     "bitwise_and": "a & b", "bitwise_or": "a | b", "bitwise_xor": "a ^ b",
+    # issue #25: the NumPy ufuncs numba compiles, in @njit and @vectorize alike (numba's
+    # "Supported NumPy features" page, Standard ufuncs; numba.np.ufunc_db in 0.56.4 and
+    # 0.68.1 lists each). np.heaviside is in neither version's list, so not claimed.
+    "copysign": "np.copysign(a, b)", "atan2": "np.arctan2(a, b)", "hypot": "np.hypot(a, b)",
+    "fmod": "np.fmod(a, b)", "logaddexp": "np.logaddexp(a, b)", "logaddexp2": "np.logaddexp2(a, b)",
+    "nextafter": "np.nextafter(a, b)", "ldexp": "np.ldexp(a, b)", "gcd": "np.gcd(a, b)",
+    "lcm": "np.lcm(a, b)", "left_shift": "np.left_shift(a, b)", "right_shift": "np.right_shift(a, b)",
+    "float_power": "np.float_power(a, b)", "fmax": "np.fmax(a, b)", "fmin": "np.fmin(a, b)",
 }
 AUGMENTED = {"add": "+=", "sub": "-=", "mul": "*=", "div": "/=", "floor_divide": "//=", "remainder": "%=",
              "pow": "**=", "bitwise_and": "&=", "bitwise_or": "|=", "bitwise_xor": "^="}
@@ -167,7 +181,7 @@ def njit_ops():
         fns[op] = getattr(ops, op)
         if inspect.getsource(fns[op].py_func).rstrip().split("\n")[-1].strip() != "return " + expr:
             bb.fail("numba_njit_ops.%s is not `return %s`" % (op, expr))
-    for op in ("where", "broadcast_to", "broadcast_shapes"):
+    for op in ("where", "broadcast_to", "broadcast_shapes", "clip"):
         fns[op] = getattr(ops, op)
     for op, aug in AUGMENTED.items():
         inplace[op] = getattr(ops, "i" + op)

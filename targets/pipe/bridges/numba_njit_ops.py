@@ -120,6 +120,87 @@ def bitwise_xor(a, b):
     return a ^ b
 
 
+# Issue #25's ufuncs (numba_bridge.SCALAR says which numba supports).
+@njit(cache=True)
+def copysign(a, b):
+    return np.copysign(a, b)
+
+
+@njit(cache=True)
+def atan2(a, b):
+    return np.arctan2(a, b)
+
+
+@njit(cache=True)
+def hypot(a, b):
+    return np.hypot(a, b)
+
+
+@njit(cache=True)
+def fmod(a, b):
+    return np.fmod(a, b)
+
+
+@njit(cache=True)
+def logaddexp(a, b):
+    return np.logaddexp(a, b)
+
+
+@njit(cache=True)
+def logaddexp2(a, b):
+    return np.logaddexp2(a, b)
+
+
+@njit(cache=True)
+def nextafter(a, b):
+    return np.nextafter(a, b)
+
+
+@njit(cache=True)
+def ldexp(a, b):
+    return np.ldexp(a, b)
+
+
+@njit(cache=True)
+def gcd(a, b):
+    return np.gcd(a, b)
+
+
+@njit(cache=True)
+def lcm(a, b):
+    return np.lcm(a, b)
+
+
+@njit(cache=True)
+def left_shift(a, b):
+    return np.left_shift(a, b)
+
+
+@njit(cache=True)
+def right_shift(a, b):
+    return np.right_shift(a, b)
+
+
+@njit(cache=True)
+def float_power(a, b):
+    return np.float_power(a, b)
+
+
+@njit(cache=True)
+def fmax(a, b):
+    return np.fmax(a, b)
+
+
+@njit(cache=True)
+def fmin(a, b):
+    return np.fmin(a, b)
+
+
+@njit(cache=True)
+def clip(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
 @njit(cache=True)
 def where(c, a, b):
     return np.where(c, a, b)
