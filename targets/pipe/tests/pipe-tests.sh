@@ -385,6 +385,9 @@ if [ -x "$VPY" ] && "$VPY" -c 'import dask.array, numexpr, numba' 2>/dev/null; t
         run "$name: the seed cases against targets/pipe/expectations/$name.txt" 0 '^[1-9][0-9]* passed, 0 failed' \
             --timeout 60 --expectations "targets/pipe/expectations/$name.txt" --target-arg "$cmd" cases/seeds.cases
     done
+    run "numba-vectorize-0.68: issue #25's ufuncs are claimed (copysign, fmod); fmod's integer cases fail as listed (numba's unsigned remainder)" 0 \
+        '^[1-9][0-9]* passed, 0 failed' --op copysign --op fmod --suite mathops \
+        --expectations targets/pipe/expectations/numba-vectorize-0.68.txt --target-arg "$VPY $BR/numba_bridge.py vectorize" cases/mathops.cases
     run "numexpr-2.14: floor_divide is declared (numexpr >= 2.13) and its f64 ops cases pass" 0 '^[1-9][0-9]* passed, 0 failed' \
         --op floor_divide --dtype f64 --suite ops --expectations targets/pipe/expectations/numexpr-2.14.txt \
         --target-arg "$VPY $BR/numexpr_bridge.py" cases/ops.cases
