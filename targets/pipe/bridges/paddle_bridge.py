@@ -51,7 +51,18 @@ OPS = {
     "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
     "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
     "matmul": "matmul", "where": "where",
+    # issue #25 (docs/semantics.md B38-B44), value mode only: Paddle's functions of the same
+    # semantics. Not claimed (targets/pipe/paddle/FINDINGS.md, "Issue #25 ops"): fmod (paddle.mod
+    # and remainder are floor modulo, Python's %), clip (its min/max must be numbers or 0-D tensors),
+    # prelu (weight is per channel of dim 1, not ONNX's one-way broadcast), logaddexp2, float_power,
+    # addcmul, addcdiv (Paddle 3.3.1 has none).
+    "copysign": "copysign", "atan2": "atan2", "hypot": "hypot", "logaddexp": "logaddexp",
+    "nextafter": "nextafter", "ldexp": "ldexp", "gcd": "gcd", "lcm": "lcm",
+    "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
+    "fmax": "fmax", "fmin": "fmin", "heaviside": "heaviside", "lerp": "lerp",
 }
+# div_trunc/div_floor: paddle.divide's rounding_mode (as torch.div's, B42).
+ROUNDING = {"div_trunc": "trunc", "div_floor": "floor"}
 # The ops whose gradient this bridge asks paddle.grad for (docs/semantics.md B23-B31).
 GRAD_OPS = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "matmul", "broadcast_to", "expand")
 ERRORS_TSV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "paddle", "paddle_errors.tsv")
@@ -121,6 +132,8 @@ def call(case, ts, **kw):
     op, target = case.op, list(case.target or ())
     if op in OPS:
         return getattr(paddle, OPS[op])(*ts, **kw)
+    if op in ROUNDING:
+        return paddle.divide(*ts, rounding_mode=ROUNDING[op])
     if op == "broadcast_to":
         return paddle.broadcast_to(ts[0], target)
     if op == "expand":
@@ -212,7 +225,7 @@ def run(case):
 def main():
     paddle.set_device("cpu")
     hello = bb.Hello("paddle", paddle.__version__, "torch2",
-                     ops=list(OPS) + ["broadcast_to", "expand", "broadcast_shapes", "axis_add"],
+                     ops=list(OPS) + list(ROUNDING) + ["broadcast_to", "expand", "broadcast_shapes", "axis_add"],
                      dtypes=bb.NAMES, max_rank=0, flags=("strided", "inplace", "out", "gradforms"),
                      grad_ops=GRAD_OPS)
     bb.serve(hello, run)
