@@ -43,6 +43,14 @@ OPS = {
     "logical_and": mx.logical_and, "logical_or": mx.logical_or, "logical_xor": mx.logical_xor,
     "bitwise_and": mx.bitwise_and, "bitwise_or": mx.bitwise_or, "bitwise_xor": mx.bitwise_xor,
     "matmul": mx.matmul, "where": mx.where,
+    # issue #25 (docs/semantics.md B38, B40, B42, B43), value mode only: mlx.core's functions of the
+    # same semantics. div_floor is floor_divide (torch.floor_divide is div(rounding_mode='floor'), the
+    # torch2 profile MLX declares). Not claimed (targets/pipe/mlx/FINDINGS.md, "Issue #25 ops"):
+    # fmod (mx.remainder is floor modulo), prelu (mlx.nn.prelu broadcasts both ways, not ONNX's one
+    # way); MLX 0.32.4 has no copysign, hypot, logaddexp2, nextafter, ldexp, gcd, lcm, float_power,
+    # fmax, fmin, heaviside, div_trunc, lerp, addcmul, addcdiv.
+    "atan2": mx.arctan2, "logaddexp": mx.logaddexp, "left_shift": mx.left_shift,
+    "right_shift": mx.right_shift, "div_floor": mx.floor_divide, "clip": mx.clip,
 }
 # The ops whose gradient mlx.core.vjp gives here (docs/semantics.md B23-B31).
 GRAD_OPS = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "matmul", "broadcast_to")
