@@ -51,6 +51,15 @@ FUNC = {
     "bitwise_and": tf.bitwise.bitwise_and, "bitwise_or": tf.bitwise.bitwise_or,
     "bitwise_xor": tf.bitwise.bitwise_xor,
     "matmul": tf.linalg.matmul, "where": tf.where,
+    # issue #25 (docs/semantics.md B38, B40, B42, B43), value mode only: TensorFlow's documented
+    # functions of the same semantics. fmod is tf.truncatemod (C fmod: "the result here is
+    # consistent with a truncating divide"), div_trunc tf.truncatediv, div_floor tf.math.floordiv,
+    # clip tf.clip_by_value (bounds "broadcastable to the shape of t": one way, a finding). Not
+    # claimed: fmax/fmin (tf.math.maximum propagates NaN), and the tf.experimental.numpy functions
+    # (targets/pipe/findings/tensorflow.md, "Issue #25 ops").
+    "atan2": tf.math.atan2, "fmod": tf.truncatemod, "nextafter": tf.math.nextafter,
+    "left_shift": tf.bitwise.left_shift, "right_shift": tf.bitwise.right_shift,
+    "div_trunc": tf.truncatediv, "div_floor": tf.math.floordiv, "clip": tf.clip_by_value,
 }
 # tf.Variable's in-place updates (the only ones TensorFlow has for these ops).
 ASSIGN = {"add": "assign_add", "sub": "assign_sub"}
@@ -66,6 +75,8 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
     (r"Matrix size-incompatible", "matmul-core"),
     (r"ndims must be >= 2|ndims must be == 2|In\[0\] and In\[1\] has different ndims", "matmul-core"),
     (r"Unable to broadcast tensor of shape", "not-broadcastable"),
+    # tf.clip_by_value's "Shapes (2, 1) and (2, 2) are incompatible": a bound that would broadcast t larger
+    (r"^Shapes \(.*\) and \(.*\) are incompatible", "not-broadcastable"),
     (r"Broadcast between .* is not supported yet", "rank-limit"),
     (r"Cannot update variable with shape .* using a Tensor with shape", "inplace-shape"),
     (r"Integer division by zero", "division-by-zero"),
