@@ -46,6 +46,15 @@ FUNC = {
     "logical_and": jnp.logical_and, "logical_or": jnp.logical_or, "logical_xor": jnp.logical_xor,
     "bitwise_and": jnp.bitwise_and, "bitwise_or": jnp.bitwise_or, "bitwise_xor": jnp.bitwise_xor,
     "matmul": jnp.matmul, "where": jnp.where,
+    # issue #25 (docs/semantics.md B38-B41, B43), value mode only: jax.numpy's functions of
+    # NumPy's names (the 17 numpy-bridge claims). Not claimed: div_trunc, div_floor, lerp,
+    # addcmul, addcdiv (torch's; jax.numpy has none), prelu (jax.nn has none; leaky_relu's slope
+    # broadcasts both ways), gemm_bias (targets/pipe/FINDINGS-jax.md, "Issue #25 ops").
+    "copysign": jnp.copysign, "atan2": jnp.arctan2, "hypot": jnp.hypot, "fmod": jnp.fmod,
+    "heaviside": jnp.heaviside, "logaddexp": jnp.logaddexp, "logaddexp2": jnp.logaddexp2,
+    "nextafter": jnp.nextafter, "ldexp": jnp.ldexp, "gcd": jnp.gcd, "lcm": jnp.lcm,
+    "left_shift": jnp.left_shift, "right_shift": jnp.right_shift, "float_power": jnp.float_power,
+    "fmax": jnp.fmax, "fmin": jnp.fmin, "clip": jnp.clip,
 }
 # The ops whose gradient this bridge returns (docs/semantics.md B23-B31); JAX has no expand.
 GRAD_OPS = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "matmul", "broadcast_to")
@@ -64,6 +73,7 @@ RULES = [(re.compile(rx), cls) for rx, cls in [
     (r"^dot_general requires contracting dimensions to have the same shape", "matmul-core"),
     (r"^Incompatible types for matmul arguments", "matmul-core"),
     (r"does not accept dtype \w+ at position \d+", "dtype"),
+    (r"^Arguments to jax\.numpy\.\w+ must be integers", "dtype"),   # jnp.gcd / jnp.lcm of floats
     (r"^array is too big", "overflow"),
     (r"overflow in static extent product", "overflow"),
     (r"^grad requires real- or complex-valued inputs", "dtype"),
