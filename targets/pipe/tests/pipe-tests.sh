@@ -321,6 +321,8 @@ if [ -x "$TFPY" ]; then
     reason 'zero-size/eq/i64/(0,)x(1099511627776,1)/stride0' 'MemoryError: Unable to allocate' \
         && ok "tensorflow bridge: NumPy's own MemoryError, no bridge refusal" \
         || bad "tensorflow bridge: NumPy's own MemoryError, no bridge refusal" "see $TMP/res.json"
+    run "tensorflow bridge: an issue #25 op (nextafter) reaches tf.math.nextafter: every mathops case of it passes" 0 \
+        '^36 passed, 0 failed, 0 skipped$' --suite mathops --op nextafter --target-arg "$TFPY $BR/tf_bridge.py"
 else
     echo "SKIP the tensorflow bridge tests: $TFPY is missing (sh .ci/install-deps creates .venv/targets)"
     skipped=$((skipped + 1))
@@ -342,6 +344,8 @@ if [ -x "$PPY" ] && "$PPY" -c 'import paddle' 2>/dev/null; then
         --profile torch --format json --output "$TMP/res.json" --target-arg "$PB" "$TMP/axis.cases"
     reason legacy-axis "unexpected keyword argument 'axis'" && ok "paddle: Paddle's own TypeError" \
         || bad "paddle: Paddle's own TypeError" "see $TMP/res.json"
+    run "paddle bridge: div_trunc reaches paddle.divide(rounding_mode='trunc'): every mathops case of it passes" 0 \
+        '^91 passed, 0 failed, 0 skipped$' --suite mathops --op div_trunc --target-arg "$PB"
 else
     echo "SKIP the paddle bridge tests: $PPY is missing or cannot import paddle (sh .ci/install-deps installs .venv/targets)"
     skipped=$((skipped + 1))
@@ -365,6 +369,8 @@ if [ -x "$MLXPY" ] && "$MLXPY" -c 'import mlx.core' 2>/dev/null; then
     run "mlx bridge: grad fixtures (mx.vjp): 10 pass; integer gradients, pow at 0, ties are MLX's" 1 \
         '^10 passed, 4 failed, 1 skipped$' --profile torch --format json --output "$TMP/res.json" \
         --target-arg "$MLXBR" "$GFIX"
+    run "mlx bridge: an issue #25 op (right_shift) reaches mx.right_shift: every mathops case of it passes" 0 \
+        '^91 passed, 0 failed, 0 skipped$' --suite mathops --op right_shift --target-arg "$MLXBR"
     reason 'grad/dtypes/mul/i32,f32/(2,3)x(3,)' 'refused a gradient of i32' \
         && ok "mlx bridge: MLX's integer gradient reaches the runner as MLX gave it" \
         || bad "mlx bridge grad reason" "see $TMP/res.json"
@@ -407,6 +413,8 @@ if [ -x "$JPY" ] && "$JPY" -c 'import jax' 2>/dev/null; then
     printf 'bcast-cases 1\n\ncase neg-empty\nsuite explore\ntags explored\nrules B5\nop broadcast_to\nmode value\nsource ref\nattr shape ()\narg x u8 (0,2) (-4,-2) 0 0\nvalues\nexpect * error invalid-shape\nend\n' >"$TMP/jneg.cases"
     run "jax bridge: an empty negative-stride view reaches JAX" 0 '^1 passed, 0 failed, 0 skipped$' \
         --profile numpy --target-arg "$JPY $BR/jax_bridge.py" "$TMP/jneg.cases"
+    run "jax bridge: an issue #25 op (copysign) reaches jnp.copysign: every mathops case of it passes" 0 \
+        '^36 passed, 0 failed, 0 skipped$' --suite mathops --op copysign --target-arg "$JPY $BR/jax_bridge.py"
 else
     echo "SKIP the jax bridge's tests: $JPY cannot import jax (sh .ci/install-deps installs .venv/targets)"
     skipped=$((skipped + 1))
