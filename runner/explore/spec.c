@@ -312,9 +312,12 @@ static int is_noncontiguous(const br_arg *a)
 /* An in-place case whose oracle may write self before it raises (B22's
  * exceptions), tagged `self-modified` as gen/builder.py tags such suite cases,
  * so the judge does not flag a target that does the same: torch's integer
- * floor_divide_/remainder_ by zero, and NumPy 2's integer power with a
- * negative exponent (measured with NumPy 2.4.6: `a **= -2` on an i8 (4,)
- * array raises after writing [115, 0, 0, 0]; NumPy 1.24 leaves it as it was).
+ * floor_divide_/remainder_ by zero, and NumPy's integer power with a
+ * negative exponent, in both generations (measured: NumPy 2.4.6's `a **= -2`
+ * on an i8 (4,) array raises after writing [115, 0, 0, 0]; NumPy 1.24 stores
+ * the powers before the first negative exponent, `a **= [2, 2, -1, 2, 2]` on
+ * a (3,5) i64 array of 3s leaves [9, 9, 3, ...], and writes nothing when the
+ * first exponent is already negative).
  * An out= case is tagged `out-modified` on the same grounds: with out= both
  * torch versions store the quotients before the first zero divisor, and
  * NumPy 1.24 and 2.4.6 the powers before the first negative exponent
@@ -328,7 +331,7 @@ static int may_write_before_raising(const br_case *c)
             (e->profile == BCT_PROFILE_TORCH || e->profile == BCT_PROFILE_TORCH2))
             return 1;
         if (e->status == BCT_ERR_OTHER && c->op == BCT_POW &&
-            (e->profile == BCT_PROFILE_NUMPY2 || (c->mode == BCT_MODE_OUT && e->profile == BCT_PROFILE_NUMPY)))
+            (e->profile == BCT_PROFILE_NUMPY2 || e->profile == BCT_PROFILE_NUMPY))
             return 1;
     }
     return 0;
