@@ -126,20 +126,81 @@ static int any_element(const bct_array *a, int as, int want_negative)
     return 0;
 }
 
-/* B26, NumPy 2: pow with a float exponent that is a single element (0-d,
- * size 1, or stride 0 wherever the result has extent > 1) equal to 0.5 runs
- * sqrt (measured with NumPy 2.4.6: y of shape (), (1,), (1,1) or a stride-0
- * view; y (3,1) or (1,4) against (3,4) runs pow). y is right-aligned to d
- * as the iterator aligns it (B1). */
-static int numpy2_pow_half(int op, int profile, int compute, const dest *d, const bct_array *y)
+/* B26, NumPy 2's trivial path: every operand 0-d or of the result's very
+ * shape (the destination too), each 1-D or C-contiguous. It makes one loop
+ * call in which a 0-d operand steps 0, a 1-D one by its stride and an n-D
+ * one by its item size. Returns y's step in elements, or -1 when the call
+ * takes the iterator instead. */
+static int64_t numpy2_trivial_step(const dest *d, const bct_array *args, int nin)
+{
+    for (int k = 0; k < nin; k++) {
+        const bct_array *a = &args[k];
+        if (a->rank == 0) continue;
+        if (a->rank != d->rank) return -1;
+        int64_t n = 1;
+        for (int i = a->rank - 1; i >= 0; i--) {
+            if (a->shape[i] != d->shape[i]) return -1;
+            if (a->rank > 1 && a->shape[i] != 1 && a->strides[i] != n) return -1;
+            n *= a->shape[i];
+        }
+    }
+    int64_t want = 1;
+    for (int i = d->rank - 1; i >= 0 && d->rank > 1; want *= d->shape[i], i--)
+        if (d->shape[i] != 1 && d->strides[i] != want) return -1;   /* out=/self not C-contiguous */
+    const bct_array *y = &args[1];
+    return y->rank == 0 ? 0 : y->rank == 1 ? y->strides[0] : 1;
+}
+
+/* Operand a's stride along dim i of the result d, a right-aligned to d (B1):
+ * 0 for a missing or stretched dim. */
+static int64_t aligned_stride(const bct_array *a, const dest *d, int i)
+{
+    int j = i - (d->rank - a->rank);
+    return j < 0 || a->shape[j] != d->shape[i] ? 0 : a->strides[j];
+}
+
+/* B26, NumPy 2's iterator: the result's extent-1 dims dropped, the rest
+ * coalesced where every operand (destination, inputs right-aligned) steps
+ * evenly; one loop over the whole result when a single dim (or none) is
+ * left, and y's step is its stride there. When more dims are left the
+ * buffered loop copies y, stepping by its item size (returns 1). */
+static int64_t numpy2_iter_step(const dest *d, const bct_array *in, int nin)
+{
+    int64_t len = 1, out_step = 0, step[3] = { 0 };
+    int dims = 0;
+    for (int i = d->rank - 1; i >= 0; i--) {
+        if (d->shape[i] == 1) continue;
+        if (dims == 0) {
+            out_step = d->strides[i];
+            for (int k = 0; k < nin; k++) step[k] = aligned_stride(&in[k], d, i);
+            dims = 1;
+        } else {
+            int even = d->strides[i] == out_step * len;
+            for (int k = 0; k < nin && even; k++) even = aligned_stride(&in[k], d, i) == step[k] * len;
+            if (!even) return 1;
+        }
+        len *= d->shape[i];
+    }
+    return step[1];
+}
+
+/* B26, NumPy 2: pow runs sqrt when its one inner loop sees a float exponent
+ * that steps 0 and is 0.5 (measured with NumPy 2.4.6: y () or a stride-0 view
+ * against anything, y (1,) against (2,1) or (1,1), y (1,1) against (3,4) run
+ * sqrt; y (1,) against (1,) or (), y (1,1) against (1,1), y (3,1) against
+ * (3,4), an array of 0.5s run pow). args: the call's operands; in: them
+ * aligned to d (B1). */
+static int numpy2_pow_half(int op, int profile, int compute, const dest *d, const bct_array *args,
+                           const bct_array *in, int nin)
 {
     double v = 0;
     char tmp[8];
     if (op != BCT_POW || profile != BCT_PROFILE_NUMPY2 || bc_pow_half_loop(compute) == NULL) return 0;
     for (int i = 0; i < d->rank; i++) if (d->shape[i] == 0) return 0;
-    for (int i = 0; i < y->rank; i++)
-        if (y->shape[i] > 1 && y->strides[i] != 0) return 0;   /* its extent-1 dims are stretched */
-    bc_cast(tmp, BCT_F64, 0, bc_base(y), y->dtype, 0, 1);
+    int64_t step = numpy2_trivial_step(d, args, nin);
+    if (step < 0) step = numpy2_iter_step(d, in, nin);
+    if (step != 0) return 0;
+    bc_cast(tmp, BCT_F64, 0, bc_base(&args[1]), args[1].dtype, 0, 1);
     memcpy(&v, tmp, sizeof v);
     return v == 0.5;
 }
@@ -150,13 +211,13 @@ static int numpy2_pow_half(int op, int profile, int compute, const dest *d, cons
  * bits of a wide unsigned result (BC_U16...) computed in i64, 0 for none:
  * each result is then cut to that width and cast, unsigned, into d. */
 static void run_elementwise(int op, int profile, int compute, int loop_out, const dest *d,
-                            const bct_array *in, int nin, int wide)
+                            const bct_array *args, const bct_array *in, int nin, int wide)
 {
     bc_operand ops[BC_ITER_MAXOP];
     bc_iter it;
     char *row[BC_ITER_MAXOP];
     bc_loop2 loop = op == BCT_WHERE ? NULL
-                  : numpy2_pow_half(op, profile, compute, d, &in[1]) ? bc_pow_half_loop(compute)
+                  : numpy2_pow_half(op, profile, compute, d, args, in, nin) ? bc_pow_half_loop(compute)
                   : bc_binary_loop(op, compute, profile);
     int csz = bc_dtype_size(compute), osz = bc_dtype_size(loop_out), dsz = bc_dtype_size(d->dtype);
     /* Cast buffers: 8-byte aligned, CHUNK elements each. */
@@ -388,7 +449,7 @@ static int eval_elementwise(const bct_call *call, bc_error *err)
     } else {
         dest_of(w, &d);
     }
-    run_elementwise(kop, profile, compute, loop_out, &d, in, nin, wide);
+    run_elementwise(kop, profile, compute, loop_out, &d, call->args, in, nin, wide);
     return BCT_OK;
 }
 

@@ -1072,6 +1072,25 @@ static void test_numpy2_pow_half_is_sqrt(void)
     CHECK(r.status == BCT_OK && isnan(((const float *)(const void *)r.data)[0]));
     r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(2,)", x), mk(BCT_F64, "(2,)", half));
     CHECK(r.status == BCT_OK && v[0] == INFINITY && !signbit(v[1]));   /* an array of 0.5s: pow */
+    /* Only when NumPy's one loop steps y by 0 (measured with 2.4.6): y (1,)
+     * against x (1,) or x () takes the trivial path stepping y by 8 bytes: pow;
+     * y (1,) against x (2,1) or y (1,1) against x (1,) takes the iterator,
+     * which steps an extent-1 dim by 0: sqrt; y (3,1) against x (3,4) cannot
+     * be coalesced into one loop: pow. */
+    double col[3] = { 0.5, 0.5, 0.5 }, m[12];
+    for (int i = 0; i < 12; i++) m[i] = -INFINITY;
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(1,)", x), mk(BCT_F64, "(1,)", half));
+    CHECK(r.status == BCT_OK && v[0] == INFINITY);
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "()", x), mk(BCT_F64, "(1,)", half));
+    CHECK(r.status == BCT_OK && v[0] == INFINITY);
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(2,1)", x), mk(BCT_F64, "(1,)", half));
+    CHECK(r.status == BCT_OK && isnan(v[0]));
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(1,)", x), mk(BCT_F64, "(1,1)", half));
+    CHECK(r.status == BCT_OK && isnan(v[0]));
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(3,4)", m), mk(BCT_F64, "(3,1)", col));
+    CHECK(r.status == BCT_OK && v[0] == INFINITY);
+    r = run2(BCT_POW, BCT_PROFILE_NUMPY2, mk(BCT_F64, "(3,4)", m), mk(BCT_F64, "(1,1)", col));
+    CHECK(r.status == BCT_OK && isnan(v[0]));
     for (int p = 0; p < 4; p++) {
         if (p == BCT_PROFILE_NUMPY2) continue;
         r = run2(BCT_POW, p, mk(BCT_F64, "(2,)", x), mk(BCT_F64, "()", half));
