@@ -1,6 +1,7 @@
 /* spec.c - cases under construction: copying and editing them, and building them into live cases whose expectations ref computes. */
 #include "explore/spec.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,20 +417,61 @@ static void auto_rules(const br_case *c, const wordset *tags, wordset *r)
 
 /* ---- the build ---- */
 
-/* Whether b's storage still holds its pattern (a shrink pass may have edited
- * it): then the case is written with the pattern, not the values. Only
- * storages of more than PATTERN_OVER elements: small ones read better as values. */
-#define PATTERN_OVER 64
-static int pattern_holds(const br_sarg *b)
+/* Whether the ramp pat fills b's storage with exactly its bytes. */
+static int ramp_equals(const br_sarg *b, const int64_t pat[5])
 {
-    if (!b->has_pat || b->storage <= PATTERN_OVER || b->data == NULL) return 0;
     size_t nb = br_sarg_bytes(b);
-    unsigned char *t = malloc(nb);
+    unsigned char *t = malloc(nb ? nb : 1);
     if (t == NULL) return 0;
-    br_ramp_fill(b->dtype, b->pat, t, b->storage);
+    br_ramp_fill(b->dtype, pat, t, b->storage);
     int same = memcmp(t, b->data, nb) == 0;
     free(t);
     return same;
+}
+
+/* The one-value ramp (A 0, B 0, M 1: every element -K/D) whose value is b's
+ * first element, in pat; 0, or -1 where the ramp cannot hold that value
+ * (NaN, inf, an integer past 2^53, a float with no 2^k denominator). */
+#define CONST_LIM ((int64_t)1 << 53)
+static int constant_ramp(const br_sarg *b, int64_t pat[5])
+{
+    int64_t n = 0, d = 1;
+    const unsigned char *p = b->data;
+    switch (b->dtype) {
+    case BCT_BOOL: case BCT_U8: n = p[0]; break;
+    case BCT_I8: { int8_t v; memcpy(&v, p, 1); n = v; break; }
+    case BCT_I16: { int16_t v; memcpy(&v, p, 2); n = v; break; }
+    case BCT_I32: { int32_t v; memcpy(&v, p, 4); n = v; break; }
+    case BCT_I64: memcpy(&n, p, 8); break;
+    case BCT_F32: case BCT_F64: {
+        double v;
+        if (b->dtype == BCT_F32) { float f; memcpy(&f, p, 4); v = f; } else memcpy(&v, p, 8);
+        if (!isfinite(v)) return -1;
+        if (v == 0) { d = signbit(v) ? -1 : 1; break; }
+        while (v * (double)d != floor(v * (double)d) && d < CONST_LIM) d *= 2;
+        if (v * (double)d != floor(v * (double)d) || fabs(v * (double)d) > (double)CONST_LIM) return -1;
+        n = (int64_t)(v * (double)d);
+        break;
+    }
+    default: return -1;
+    }
+    if (n < -CONST_LIM || n > CONST_LIM) return -1;
+    int64_t r[5] = { 0, 0, 1, -n, d };
+    memcpy(pat, r, sizeof r);
+    return 0;
+}
+
+/* Whether b's storage is written as a pattern, in pat: its own ramp while it
+ * still holds (a shrink pass may have edited it), else a one-value ramp where
+ * every element is the same (what shrinking a large operand usually leaves:
+ * written as values it would be a line of up to megabytes). Only storages of
+ * more than PATTERN_OVER elements: small ones read better as values. */
+#define PATTERN_OVER 64
+static int pattern_for(const br_sarg *b, int64_t pat[5])
+{
+    if (b->storage <= PATTERN_OVER || b->data == NULL) return 0;
+    if (b->has_pat && ramp_equals(b, b->pat)) { memcpy(pat, b->pat, 5 * sizeof *pat); return 1; }
+    return constant_ramp(b, pat) == 0 && ramp_equals(b, pat);
 }
 
 /* Copies the spec's operands into the live case c. 0 or -1 (full). */
@@ -456,7 +498,8 @@ static int build_args(br_live *lv, const br_spec *s, br_case *c)
         if (a->strides == NULL || a->data == NULL) return -1;
         if (nb) memcpy(a->data, b->data, nb);
         a->hash = br_fingerprint(a->data, nb);
-        if (pattern_holds(b)) { a->data_kind = BR_DATA_PATTERN; memcpy(a->pat, b->pat, sizeof a->pat); }
+        int64_t pat[5];
+        if (pattern_for(b, pat)) { a->data_kind = BR_DATA_PATTERN; memcpy(a->pat, pat, sizeof a->pat); }
     }
     if (s->target_rank >= 0) {
         c->target_rank = s->target_rank;

@@ -1,5 +1,6 @@
 /* test_explore.c - unit tests of explore and shrink: the PRNG stream, the generator, the case writer, live sets and the shrinker on broken targets. */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,74 @@ static void test_writer_round_trips_committed_cases(void)
     br_caseset_free(&cs);
 }
 
+/* A large operand that shrinking left at one value is written as a one-value
+ * `pattern ramp` (a megabyte values line otherwise) that reads back bit for
+ * bit: +0, -0, dyadic fractions, integers; NaN, inf, a value that needs a
+ * denominator past 2^53, an integer past 2^53 and a non-constant storage stay values. */
+static void set_const_arg(br_spec *s, int dtype, const void *one, int differ_last)
+{
+    br_sarg *a = &s->args[0];
+    snprintf(a->name, sizeof a->name, "x");
+    a->dtype = dtype; a->rank = 1; a->shape[0] = 300; a->strides[0] = 1; a->offset = 0; a->storage = 300;
+    CHECK(br_sarg_alloc(a) == 0);
+    size_t es = (size_t)bc_dtype_size(dtype);
+    for (int i = 0; i < 300; i++) memcpy(a->data + (size_t)i * es, one, es);
+    if (differ_last) memset(a->data + 299 * es, 0x11, es);
+    br_sarg *y = &s->args[1];
+    snprintf(y->name, sizeof y->name, "y");
+    y->dtype = dtype; y->rank = 0; y->offset = 0; y->storage = 1;
+    CHECK(br_sarg_alloc(y) == 0);
+    memcpy(y->data, one, es);
+}
+
+static void test_constant_large_operand_is_written_as_a_pattern(void)
+{
+    float f32s[] = { 0.0f, -0.0f, 0.75f, -3.0f, 1e30f, 1.0f / 3.0f };
+    int f32_pat[] = { 1, 1, 1, 1, 0, 1 };   /* 1e30f: an integer past 2^53; 1/3f is 11184811 * 2^-25 */
+    double f64s[] = { -0.0, 0x1p-40, 0.1, (double)INFINITY, (double)NAN };
+    int f64_pat[] = { 1, 1, 0, 0, 0 };      /* 0.1 needs 2^-56 */
+    int64_t i64s[] = { 5, -7, (int64_t)1 << 60, INT64_MIN };
+    int i64_pat[] = { 1, 1, 0, 0 };
+    struct { int dtype; const void *vals; size_t es; int n; const int *pat; } kinds[] = {
+        { BCT_F32, f32s, 4, 6, f32_pat }, { BCT_F64, f64s, 8, 5, f64_pat }, { BCT_I64, i64s, 8, 4, i64_pat },
+    };
+    br_caseset cs, back;
+    br_live lv;
+    br_err err;
+    memset(&cs, 0, sizeof cs);
+    CHECK(br_live_init(&lv, &cs, 64, (size_t)16 << 20) == 0);
+    br_spec s;
+    br_spec_init(&s);
+    int want[64], n = 0;
+    unsigned char *data[64];
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        for (int v = 0; v < kinds[k].n; v++)
+            for (int differ = 0; differ < 2; differ++) {
+                char id[40];
+                size_t ci;
+                snprintf(id, sizeof id, "const/%zu/%d/%d", k, v, differ);
+                CHECK(br_spec_reset(&s, BCT_ADD, BCT_MODE_VALUE, 2) == 0);
+                set_const_arg(&s, kinds[k].dtype, (const char *)kinds[k].vals + (size_t)v * kinds[k].es, differ);
+                br_spec_meta m = { id, "explore", "explored", "", "ref", "t", 3u, 0 };
+                CHECK(br_spec_to_live(&lv, &s, &m, &ci) == 0);
+                want[n] = kinds[k].pat[v] && !differ;
+                CHECK_EQ_I64(cs.cases[ci].args[0].data_kind == BR_DATA_PATTERN, want[n]);
+                data[n] = cs.cases[ci].args[0].data;
+                n++;
+            }
+    CHECK(write_and_read(&cs, lv.first, lv.n, &back) == 0);
+    CHECK_EQ_I64(back.n, n);
+    for (size_t i = 0; i < back.n && i < (size_t)n; i++) {
+        br_case *c = &back.cases[i];
+        CHECK_EQ_I64(c->args[0].data_kind == BR_DATA_PATTERN, want[i]);
+        CHECK(br_materialize(&back, c, &err) == 0);
+        CHECK(memcmp(c->args[0].data, data[i], 300 * (size_t)bc_dtype_size(c->args[0].dtype)) == 0);
+    }
+    br_spec_free(&s);
+    br_caseset_free(&back);
+    br_caseset_free(&cs);
+}
+
 /* ---- the shrinker, through the isolated workers ---- */
 
 typedef struct shrink_env {
@@ -486,6 +555,7 @@ int main(int argc, char **argv)
     RUN(test_inplace_cases_that_may_write_before_raising_are_tagged);
     RUN(test_out_cases_that_may_write_before_raising_are_tagged);
     RUN(test_writer_round_trips_committed_cases);
+    RUN(test_constant_large_operand_is_written_as_a_pattern);
     RUN(test_live_cases_reach_running_workers);
     RUN(test_shrink_wrong_shape_keeps_its_signature);
     RUN(test_shrink_ignores_zero_size_keeps_its_signature);
