@@ -21,6 +21,8 @@ pub const BCT_CAP_WEAK_SCALAR: c_uint = 8;
 /// `BCT_CAP_COMPILES`: compiles on first use; a worker's first call of each op and mode gets
 /// bcast-run's `--first-call-timeout`.
 pub const BCT_CAP_COMPILES: c_uint = 16;
+/// `BCT_CAP_GRAD_FORMS`: reads `BctCall::grad_form`, takes in-place and out= gradient cases (B46).
+pub const BCT_CAP_GRAD_FORMS: c_uint = 32;
 /// `BCT_ENTRY_NAME`: the symbol the runner looks up.
 pub const BCT_ENTRY_NAME: &str = "bcast_target_v1";
 
@@ -104,6 +106,13 @@ c_enum! {
 }
 
 c_enum! {
+    /// `bct_grad_form`: the call form a gradient case differentiates (`BctCall::grad_form`, B46).
+    GradForm {
+        Value = 0 => "BCT_GRAD_VALUE", Inplace = 1 => "BCT_GRAD_INPLACE", Out = 2 => "BCT_GRAD_OUT",
+    }
+}
+
+c_enum! {
     /// `bct_profile`: whose semantics decide the divergent cases; two
     /// generations of each library (issue #22), the family is the value % 2.
     Profile {
@@ -165,6 +174,9 @@ pub struct BctCall {
     /// Bit i set when `args[i]` is a weak scalar (a 0-d I64/F64/Bool standing for a
     /// plain Python int/float/bool); given only to targets claiming `BCT_CAP_WEAK_SCALAR`.
     pub weak_args: u32,
+    /// In `Mode::Grad`, the call form to differentiate (`GradForm` as a C int, B46):
+    /// nonzero only for targets claiming `BCT_CAP_GRAD_FORMS`.
+    pub grad_form: c_int,
 }
 
 /// `init(arg)`: nonzero means the target is unusable.

@@ -9,7 +9,7 @@ fn call(args: &[BctArray], msg: &mut [u8], mode: Mode) -> BctCall {
         op: Op::Add as c_int, mode: mode as c_int, profile: 0, nargs: args.len() as c_int,
         args: args.as_ptr(), axis: 0, target_rank: 0, target_shape: std::ptr::null(),
         alloc_output: None, ctx: std::ptr::null_mut(), message: msg.as_mut_ptr().cast(),
-        message_cap: msg.len(), alloc_grad: None, weak_args: 0,
+        message_cap: msg.len(), alloc_grad: None, weak_args: 0, grad_form: 0,
     }
 }
 

@@ -21,19 +21,19 @@ static void structs(void)
     FIELD(bct_call, args); FIELD(bct_call, axis); FIELD(bct_call, target_rank);
     FIELD(bct_call, target_shape); FIELD(bct_call, alloc_output); FIELD(bct_call, ctx);
     FIELD(bct_call, message); FIELD(bct_call, message_cap); FIELD(bct_call, alloc_grad);
-    FIELD(bct_call, weak_args);
+    FIELD(bct_call, weak_args); FIELD(bct_call, grad_form);
     TYPE(bct_target);
     FIELD(bct_target, abi_version); FIELD(bct_target, name); FIELD(bct_target, version);
     FIELD(bct_target, profile); FIELD(bct_target, ops); FIELD(bct_target, dtypes);
     FIELD(bct_target, max_rank); FIELD(bct_target, flags); FIELD(bct_target, init);
     FIELD(bct_target, run); FIELD(bct_target, grad_ops);
-    TYPE(bct_dtype); TYPE(bct_op); TYPE(bct_mode); TYPE(bct_profile); TYPE(bct_status);
+    TYPE(bct_dtype); TYPE(bct_op); TYPE(bct_mode); TYPE(bct_grad_form); TYPE(bct_profile); TYPE(bct_status);
 }
 
 static void constants(void)
 {
     CONST(BCT_ABI_VERSION); CONST(BCT_MAX_RANK);
-    CONST(BCT_CAP_STRIDED); CONST(BCT_CAP_INPLACE); CONST(BCT_CAP_OUT); CONST(BCT_CAP_WEAK_SCALAR); CONST(BCT_CAP_COMPILES);
+    CONST(BCT_CAP_STRIDED); CONST(BCT_CAP_INPLACE); CONST(BCT_CAP_OUT); CONST(BCT_CAP_WEAK_SCALAR); CONST(BCT_CAP_COMPILES); CONST(BCT_CAP_GRAD_FORMS);
     CONST(BCT_BOOL); CONST(BCT_I8); CONST(BCT_U8); CONST(BCT_I16); CONST(BCT_I32);
     CONST(BCT_I64); CONST(BCT_F32); CONST(BCT_F64); CONST(BCT_DTYPE_COUNT); CONST(BCT_NONE);
     CONST(BCT_ADD); CONST(BCT_SUB); CONST(BCT_MUL); CONST(BCT_DIV); CONST(BCT_FLOOR_DIVIDE);
@@ -47,6 +47,7 @@ static void constants(void)
     CONST(BCT_LDEXP); CONST(BCT_GCD); CONST(BCT_LCM); CONST(BCT_LEFT_SHIFT); CONST(BCT_RIGHT_SHIFT); CONST(BCT_FLOAT_POWER); CONST(BCT_FMAX); CONST(BCT_FMIN);
     CONST(BCT_DIV_TRUNC); CONST(BCT_DIV_FLOOR); CONST(BCT_CLIP); CONST(BCT_LERP); CONST(BCT_ADDCMUL); CONST(BCT_ADDCDIV); CONST(BCT_PRELU); CONST(BCT_GEMM_BIAS); CONST(BCT_OP_COUNT);
     CONST(BCT_MODE_VALUE); CONST(BCT_MODE_INPLACE); CONST(BCT_MODE_OUT); CONST(BCT_MODE_GRAD);
+    CONST(BCT_GRAD_VALUE); CONST(BCT_GRAD_INPLACE); CONST(BCT_GRAD_OUT);
     CONST(BCT_PROFILE_NUMPY); CONST(BCT_PROFILE_TORCH); CONST(BCT_PROFILE_NUMPY2); CONST(BCT_PROFILE_TORCH2);
     CONST(BCT_OK); CONST(BCT_ERR_NOT_BROADCASTABLE); CONST(BCT_ERR_INPLACE_SHAPE);
     CONST(BCT_ERR_OVERLAP); CONST(BCT_ERR_AXIS); CONST(BCT_ERR_MATMUL_CORE);

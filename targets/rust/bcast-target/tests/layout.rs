@@ -32,21 +32,23 @@ fn rust_lines() -> Vec<String> {
     let mut out = Vec::new();
     fields!(out, BctArray, "bct_array", dtype, rank, shape, strides, offset, data);
     fields!(out, BctCall, "bct_call", op, mode, profile, nargs, args, axis, target_rank, target_shape,
-            alloc_output, ctx, message, message_cap, alloc_grad, weak_args);
+            alloc_output, ctx, message, message_cap, alloc_grad, weak_args, grad_form);
     fields!(out, BctTarget, "bct_target", abi_version, name, version, profile, ops, dtypes, max_rank,
             flags, init, run, grad_ops);
     for (c, size, align) in [("bct_dtype", size_of::<Dtype>(), align_of::<Dtype>()),
                              ("bct_op", size_of::<Op>(), align_of::<Op>()),
                              ("bct_mode", size_of::<Mode>(), align_of::<Mode>()),
+                             ("bct_grad_form", size_of::<GradForm>(), align_of::<GradForm>()),
                              ("bct_profile", size_of::<Profile>(), align_of::<Profile>()),
                              ("bct_status", size_of::<Status>(), align_of::<Status>())] {
         out.push(format!("size {c} {size}"));
         out.push(format!("align {c} {align}"));
     }
-    let consts: [(&str, i64); 10] = [
+    let consts: [(&str, i64); 11] = [
         ("BCT_ABI_VERSION", BCT_ABI_VERSION as i64), ("BCT_MAX_RANK", BCT_MAX_RANK as i64),
         ("BCT_CAP_STRIDED", BCT_CAP_STRIDED as i64), ("BCT_CAP_INPLACE", BCT_CAP_INPLACE as i64),
         ("BCT_CAP_OUT", BCT_CAP_OUT as i64), ("BCT_CAP_COMPILES", BCT_CAP_COMPILES as i64),
+        ("BCT_CAP_GRAD_FORMS", BCT_CAP_GRAD_FORMS as i64),
         ("BCT_CAP_WEAK_SCALAR", BCT_CAP_WEAK_SCALAR as i64), ("BCT_DTYPE_COUNT", BCT_DTYPE_COUNT as i64),
         ("BCT_OP_COUNT", BCT_OP_COUNT as i64), ("BCT_STATUS_COUNT", BCT_STATUS_COUNT as i64),
     ];
@@ -54,6 +56,7 @@ fn rust_lines() -> Vec<String> {
     let enums = Dtype::ALL.iter().map(|(n, v)| (*n, *v as i64))
         .chain(Op::ALL.iter().map(|(n, v)| (*n, *v as i64)))
         .chain(Mode::ALL.iter().map(|(n, v)| (*n, *v as i64)))
+        .chain(GradForm::ALL.iter().map(|(n, v)| (*n, *v as i64)))
         .chain(Profile::ALL.iter().map(|(n, v)| (*n, *v as i64)))
         .chain(Status::ALL.iter().map(|(n, v)| (*n, *v as i64)));
     out.extend(enums.map(|(n, v)| format!("const {n} {v}")));

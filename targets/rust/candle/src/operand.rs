@@ -87,7 +87,7 @@ mod tests {
         let raw = BctCall {
             op: 0, mode: 0, profile: 1, nargs: 1, args: &arr, axis: 0, target_rank: 0,
             target_shape: std::ptr::null(), alloc_output: None, ctx: std::ptr::null_mut(),
-            message: std::ptr::null_mut(), message_cap: 0, alloc_grad: None, weak_args: 0,
+            message: std::ptr::null_mut(), message_cap: 0, alloc_grad: None, weak_args: 0, grad_form: 0,
         };
         let call = unsafe { Call::from_raw(&raw) }.unwrap();
         to_tensor(&call.arg(0)).unwrap()

@@ -55,7 +55,7 @@ mod tests {
         let raw = BctCall {
             op: 0, mode: mode as i32, profile: 0, nargs: 0, args: std::ptr::null(), axis: 0,
             target_rank: 0, target_shape: std::ptr::null(), alloc_output: None,
-            ctx: std::ptr::null_mut(), message: std::ptr::null_mut(), message_cap: 0, alloc_grad: None, weak_args: 0,
+            ctx: std::ptr::null_mut(), message: std::ptr::null_mut(), message_cap: 0, alloc_grad: None, weak_args: 0, grad_form: 0,
         };
         f(&unsafe { Call::from_raw(&raw) }.unwrap());
     }

@@ -76,7 +76,7 @@ mod tests {
         let raw = bcast_target::BctCall {
             op: 0, mode: 0, profile: 0, nargs: 1, args: &arg, axis: 0, target_rank: 0,
             target_shape: std::ptr::null(), alloc_output: None, ctx: std::ptr::null_mut(),
-            message: std::ptr::null_mut(), message_cap: 0, alloc_grad: None, weak_args: 0,
+            message: std::ptr::null_mut(), message_cap: 0, alloc_grad: None, weak_args: 0, grad_form: 0,
         };
         f(unsafe { Call::from_raw(&raw) }.unwrap().arg(0));
     }
