@@ -21,6 +21,7 @@ SUMMARY_REASON_MAX = 120   # characters of a case's one-line reason kept in summ
 # A summary.json over this many bytes (a target with ten thousand failing cases) keeps each
 # case's reason to SUMMARY_REASON_SHORT characters, so the committed report stays under 3 MB.
 SUMMARY_MAX_BYTES = 1500000
+COMMITTED_REPORT_MAX_BYTES = 3000000   # a committed report folder's tracked files, together (report/README.md)
 SUMMARY_REASON_SHORT = 40
 NOT_PASSING = ("fail", "crash", "timeout", "violation")
 FAULT_ADDRESS = re.compile(r"fault at 0x[0-9a-f]+")

@@ -882,6 +882,23 @@ def test_summary_size_ladder(tmp):
           % (runs.SUMMARY_MAX_BYTES, runs.SUMMARY_REASON_SHORT))
 
 
+def test_committed_reports_small():
+    """Every committed report folder (reports/NAME: the files git tracks there) is under
+    runs.COMMITTED_REPORT_MAX_BYTES together, as report/README.md promises."""
+    r = subprocess.run(["git", "ls-files", "-z", "reports"], cwd=ROOT, stdout=subprocess.PIPE, check=False)
+    if r.returncode != 0 or not r.stdout:
+        skip("committed report sizes: not a git checkout with reports/")
+        return
+    per = {}
+    for path in r.stdout.decode("utf-8").split("\0"):
+        parts = path.split("/")
+        if len(parts) == 3 and os.path.exists(os.path.join(ROOT, path)):
+            per[parts[1]] = per.get(parts[1], 0) + os.path.getsize(os.path.join(ROOT, path))
+    big = sorted("%s %d bytes" % (n, b) for n, b in per.items() if b > runs.COMMITTED_REPORT_MAX_BYTES)
+    check(len(per) > 10 and not big, "committed reports over %d bytes: %s (of %d folders)"
+          % (runs.COMMITTED_REPORT_MAX_BYTES, ", ".join(big) or "none", len(per)))
+
+
 def test_paths_relative_to_checkout():
     """A bridge's traceback names files by absolute path (faulthandler): the report shows them
     relative to the checkout, so it is the same wherever the repository is cloned."""
@@ -1004,6 +1021,7 @@ def main():
         test_nondeterministic_outcome()
         test_long_repro_not_inlined()
         test_paths_relative_to_checkout()
+        test_committed_reports_small()
         for t in (test_chromium_skip, test_render_broken_target, test_target_gate_expectations, test_registry_all,
                   test_registry_timeout, test_known_crash_counts, test_notes, test_results_round_trip, test_probed_limits,
                   test_unwritable_out_dir, test_determinism, test_judged_against, test_edge_cases, test_hand_families, test_explore_section, test_reports_check, test_user_report, test_counts_check, test_counts_check_cited_blocks, test_summary_size_ladder, test_chromium):
