@@ -26,6 +26,7 @@
 #                        written before an error, stdout/stderr noise, absurd
 #                        alloc_output requests, bad return values, a leak of
 #                        512 MiB per call, an 8 GiB malloc (tests/hardening/)
+#   raise_then_crash     mul: raises other, but crashes as its worker's first call -> fail; crash on re-run
 #   needs_arg            init() wants --target-arg magic
 #   bad_abi / no_entry   abi_version 99 / no bcast_target_v1                -> exit 2
 # Grad mode (tests/runner/grad.sh, on tests/runner/fixtures/grad):
@@ -47,9 +48,8 @@ TGT_BROKEN     := wrong_shape wrong_strides ignores_zero_size no_inplace_check \
                   hostile_sigbus hostile_oob_page hostile_self_partial \
                   hostile_noisy hostile_alloc hostile_bad_return hostile_underrun \
                   hostile_leak hostile_bigalloc assert_abort read_past_input \
-                  needs_arg bad_abi no_entry poison_after \
-                  hostile_leak hostile_bigalloc assert_abort read_past_input out_resized_on_error out_written_on_error \
-                  needs_arg bad_abi no_entry \
+                  out_resized_on_error out_written_on_error \
+                  needs_arg bad_abi no_entry poison_after raise_then_crash \
                   grad_not_reduced grad_drops_ones grad_averaged grad_missing_y grad_overrun abi_v1
 TGT_BROKEN_OBJ := $(TGT_BROKEN:%=$(BUILD)/targets/broken/%.o) $(BUILD)/targets/broken/broken.o
 TGT_CXX_TESTS  := cxx_mangled cxx_guarded

@@ -452,9 +452,22 @@ static void loss_behaviour(verdict *v, int outcome, const br_loss *loss)
     snprintf(v->behaviour, sizeof v->behaviour, "crashes with %s%s%s", v->detail, msg[0] ? ": " : "", msg);
 }
 
+/* Clears what a verdict sets, so that judging a record again (a re-run in a
+ * fresh worker judges a copy of the first run's record) keeps nothing of the
+ * earlier verdict: an error class left from a first run that raised, judged
+ * with the re-run's crash (no result), was read through its NULL result. */
+static void clear_verdict(br_rec *x)
+{
+    x->reason = x->expected = x->actual = x->mismatch = "";
+    x->error_class = x->error_message = "";
+    x->failure = x->detail = x->behaviour = x->stderr_tail = x->diff = "";
+    x->duration_ms = 0;
+}
+
 void br_judge(br_report *rep, br_rec *x, const br_case *c, int profile, int kind,
               const br_wres *r, const char *base, const br_loss *loss)
 {
+    clear_verdict(x);
     verdict v;
     v.x = x;
     v.rep = rep;
@@ -511,7 +524,7 @@ done:
         char exps[600] = "", acts[600] = "";
         if (e != NULL) expect_summary(exps, sizeof exps, e);
         if (gv.expected[0]) snprintf(exps, sizeof exps, "%s", gv.expected);
-        if (x->error_class[0]) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
+        if (x->error_class[0] && r != NULL) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
         else if (act_value) summary(acts, sizeof acts, o.dtype, o.shape, o.rank, o.data, o.n);
         else if (gv.actual[0]) snprintf(acts, sizeof acts, "%s", gv.actual);
         x->expected = br_report_str(rep, exps);

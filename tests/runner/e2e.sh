@@ -431,6 +431,18 @@ rerun_traces_broken_state() {
     ! grep -q '"rerun"' "$TMP/pb.json" && [ ! -s "$TMP/pb.err" ] || fail "pb: --no-rerun re-ran: $(cat "$TMP/pb.err")"
 }
 
+# A case that raises in a run and crashes when re-run in a fresh worker
+# (targets/broken/raise_then_crash.c): the re-run judges the crash on its own.
+# The runner once kept the first run's error class on the re-run's record and
+# read the message of a crash that has no result (SIGSEGV).
+rerun_of_a_raise_that_crashes() {
+    bcr rc --target "$TT/raise_then_crash.so" --no-color --format json --output "$TMP/rc.json" "$FIX"
+    want_rc rc 1
+    want_last rc '^16 passed, 1 failed, 0 skipped$'
+    grep -q '"rerun": "re-run in a fresh worker, twice: it failed differently each time"' "$TMP/rc.json" ||
+        fail "rc: the re-run does not say the outcome varies: $(cat "$TMP/rc.err")"
+}
+
 sigint_writes_partial_results() {
     # hang.so hangs on the mul case; --timeout 30 keeps it hanging while we
     # interrupt. The finished cases must still reach the JSON, marked incomplete.
@@ -496,6 +508,7 @@ t junit_consumed
 t tap_consumed_by_prove
 t sigint_writes_partial_results
 t rerun_traces_broken_state
+t rerun_of_a_raise_that_crashes
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
