@@ -429,6 +429,16 @@ static int ramp_equals(const br_sarg *b, const int64_t pat[5])
     return same;
 }
 
+/* Whether every element of b's storage has the first one's bytes (stops at
+ * the first that differs, so a storage of varied values costs little). */
+static int all_same(const br_sarg *b)
+{
+    size_t es = (size_t)bc_dtype_size(b->dtype);
+    for (int64_t i = 1; i < b->storage; i++)
+        if (memcmp(b->data + (size_t)i * es, b->data, es) != 0) return 0;
+    return 1;
+}
+
 /* The one-value ramp (A 0, B 0, M 1: every element -K/D) whose value is b's
  * first element, in pat; 0, or -1 where the ramp cannot hold that value
  * (NaN, inf, an integer past 2^53, a float with no 2^k denominator). */
@@ -471,7 +481,7 @@ static int pattern_for(const br_sarg *b, int64_t pat[5])
 {
     if (b->storage <= PATTERN_OVER || b->data == NULL) return 0;
     if (b->has_pat && ramp_equals(b, b->pat)) { memcpy(pat, b->pat, 5 * sizeof *pat); return 1; }
-    return constant_ramp(b, pat) == 0 && ramp_equals(b, pat);
+    return all_same(b) && constant_ramp(b, pat) == 0 && ramp_equals(b, pat);
 }
 
 /* Copies the spec's operands into the live case c. 0 or -1 (full). */

@@ -524,7 +524,7 @@ done:
         char exps[600] = "", acts[600] = "";
         if (e != NULL) expect_summary(exps, sizeof exps, e);
         if (gv.expected[0]) snprintf(exps, sizeof exps, "%s", gv.expected);
-        if (x->error_class[0] && r != NULL) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
+        if (x->error_class[0]) snprintf(acts, sizeof acts, "error %s: %s", x->error_class, r->message);
         else if (act_value) summary(acts, sizeof acts, o.dtype, o.shape, o.rank, o.data, o.n);
         else if (gv.actual[0]) snprintf(acts, sizeof acts, "%s", gv.actual);
         x->expected = br_report_str(rep, exps);
